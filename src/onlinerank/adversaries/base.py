@@ -1,0 +1,95 @@
+"""The adversary interface and registry (ARCHITECTURE §3).
+
+An adversary produces one :class:`~onlinerank.feedback.Feedback` batch per round for R replicates.
+Its randomness comes from one generator per replicate (named streams, ``seeding.py``), so a
+replicate's feedback does not depend on which block it is simulated in, and every learner of a
+cell sees the same feedback (common random numbers).  Adaptive adversaries may query the
+learner's exact expected loss of candidate feedback (its *distribution*), never its sample.
+
+A new adversary is one module: subclass :class:`Adversary`, set ``name`` and ``families``,
+decorate with ``@register`` and import the module in ``adversaries/__init__.py``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from ..feedback import Feedback
+from ..game import Game
+
+__all__ = ["Adversary", "ADVERSARIES", "register", "make_adversary", "ChunkedDraws"]
+
+ADVERSARIES: dict[str, type[Adversary]] = {}
+
+
+def register(cls: type[Adversary]) -> type[Adversary]:
+    """Class decorator adding an adversary to :data:`ADVERSARIES` under ``cls.name``."""
+    if not getattr(cls, "name", None):
+        raise TypeError(f"{cls.__name__} needs a class attribute 'name'")
+    if cls.name in ADVERSARIES:
+        raise ValueError(f"duplicate adversary name {cls.name!r}")
+    ADVERSARIES[cls.name] = cls
+    return cls
+
+
+def make_adversary(name: str, **params) -> Adversary:
+    """Instantiate a registered adversary by name; unknown names list the known ones."""
+    try:
+        cls = ADVERSARIES[name]
+    except KeyError:
+        raise ValueError(f"unknown adversary {name!r}; known: "
+                         f"{', '.join(sorted(ADVERSARIES))}") from None
+    return cls(**params)
+
+
+class Adversary:
+    """Base class.  Subclasses implement :meth:`feedback`."""
+
+    name: ClassVar[str] = ""
+    oblivious: ClassVar[bool] = True
+    #: feedback families this adversary can produce
+    families: ClassVar[tuple[str, ...]] = ()
+
+    def check(self, game: Game) -> None:
+        """Raise ``ValueError`` if this adversary cannot play ``game`` (called before any work)."""
+        if game.family not in self.families:
+            raise ValueError(f"adversary {self.name!r} does not produce {game.family!r} feedback "
+                             f"(supports: {', '.join(self.families)})")
+
+    def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
+        """Start a game; ``rngs[r]`` is replicate r's own generator."""
+        self.check(game)
+        self.game = game
+        self.rngs = rngs
+        self.reps = len(rngs)
+
+    def feedback(self, t: int, learner) -> Feedback:  # pragma: no cover - interface
+        """Feedback of round ``t`` (1-based) for all replicates."""
+        raise NotImplementedError
+
+    def describe(self) -> dict:
+        return {"adversary": self.name}
+
+
+class ChunkedDraws:
+    """Per-replicate random draws made a chunk of rounds at a time (few Python calls per round).
+
+    ``draw(rng, c)`` returns an array whose first axis has length ``c`` (one entry per round);
+    ``next()`` returns the stacked entries of the current round, shape ``(R, ...)``.  A replicate's
+    values depend only on its own generator, never on the chunk size of others.
+    """
+
+    def __init__(self, rngs: list[np.random.Generator], draw, chunk: int) -> None:
+        self.rngs, self.draw, self.chunk = rngs, draw, max(1, int(chunk))
+        self.buf: np.ndarray | None = None
+        self.pos = self.chunk
+
+    def next(self) -> np.ndarray:
+        if self.pos >= self.chunk:
+            self.buf = np.stack([self.draw(g, self.chunk) for g in self.rngs], axis=1)
+            self.pos = 0
+        out = self.buf[self.pos]
+        self.pos += 1
+        return out

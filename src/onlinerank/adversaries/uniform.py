@@ -1,0 +1,45 @@
+"""The i.i.d. uniform adversary — also the paper's randomized lower-bound construction (§4.1).
+
+single: a uniform item per round; kchoice: a uniform k-subset; subset: a uniform subset of size
+n // 2; spearman: a uniform random ranking (s = -sigma).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..feedback import Feedback
+from ..game import Game
+from .base import Adversary, ChunkedDraws, register
+
+
+def uniform_subsets(rng: np.random.Generator, c: int, n: int, k: int) -> np.ndarray:
+    """``c`` independent uniform k-subsets of ``range(n)``, shape (c, k), each row sorted."""
+    keys = rng.random((c, n))
+    return np.sort(np.argpartition(keys, k - 1, axis=1)[:, :k], axis=1)
+
+
+@register
+class UniformAdversary(Adversary):
+    name = "uniform"
+    oblivious = True
+    families = ("single", "kchoice", "subset", "spearman")
+
+    def reset(self, game: Game, rngs) -> None:
+        super().reset(game, rngs)
+        n = game.n
+        chunk = max(1, min(1024, (1 << 18) // n))
+        if game.family == "single":
+            draw = lambda g, c: g.integers(n, size=(c, 1))  # noqa: E731
+        elif game.family in ("kchoice", "subset"):
+            k = game.chosen
+            draw = lambda g, c: uniform_subsets(g, c, n, k)  # noqa: E731
+        else:  # spearman: sigma[u] = position of u
+            draw = lambda g, c: g.permuted(np.tile(np.arange(1, n + 1), (c, 1)), axis=1)  # noqa: E731
+        self.draws = ChunkedDraws(rngs, draw, chunk)
+
+    def feedback(self, t: int, learner) -> Feedback:
+        x = self.draws.next()
+        if self.game.family == "spearman":
+            return Feedback(self.game.n, values=-x.astype(np.float64), family="spearman")
+        return Feedback(self.game.n, items=x, family=self.game.family)

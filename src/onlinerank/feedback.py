@@ -1,0 +1,251 @@
+"""Feedback vectors and losses of the online ranking game (THEORY §1, paper §2).
+
+Conventions
+-----------
+* Items are ``0..n-1``.  A batch of rankings is an integer array ``orders`` of shape ``(R, n)``:
+  ``orders[r, i]`` is the item at position ``i + 1`` (best first).
+* A batch of feedback vectors is a float array ``s`` of shape ``(R, n)``, one row per replicate
+  (or one row per round for a sequence of shape ``(T, n)``).
+* Position loss (2.1): ``ell(pi, s) = sum_u (pi(u) - 1) s(u)`` (the top position costs 0).
+* Pairwise loss (2.2): ``ellell(pi, s) = sum_{u != v} [s(v) - s(u)]_+ [u before v]``.
+* Identity (THEORY §1, [X]): ``ell - ellell = sum_{u<v} min(s(u), s(v))`` for every real ``s``.
+
+The :class:`Feedback` container carries a batch either compactly (the chosen items of a discrete
+choice, shape ``(R, k)``) or densely (``(R, n)`` values); the dense form is built only on demand,
+so the single-choice path stays O(n) per round with small constants.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = [
+    "FAMILIES",
+    "Feedback",
+    "single_choice",
+    "k_choice",
+    "subset_feedback",
+    "spearman_feedback",
+    "graded_feedback",
+    "position_loss",
+    "pairwise_loss",
+    "pair_min_sum",
+    "pair_abs_sum",
+    "complexity_M",
+    "family_M",
+    "spearman_rho",
+]
+
+#: feedback families: name -> description
+FAMILIES = {
+    "single": "single choice: s = e_u (one chosen item per round)",
+    "kchoice": "k-choice: s = 1_U with |U| = k <= n/2",
+    "subset": "arbitrary subsets: s = 1_U, any U (the adversaries here use |U| = n // 2)",
+    "spearman": "Spearman rank aggregation: s = -sigma, sigma a ranking (positions 1..n)",
+    "graded": "graded relevance: real-valued s",
+}
+
+
+def _as2d(a: np.ndarray) -> tuple[np.ndarray, bool]:
+    a = np.asarray(a)
+    if a.ndim == 1:
+        return a[None, :], True
+    if a.ndim != 2:
+        raise ValueError(f"expected an array of shape (n,) or (R, n), got shape {a.shape}")
+    return a, False
+
+
+def single_choice(items: np.ndarray, n: int) -> np.ndarray:
+    """Dense single-choice feedback ``s = e_u`` for chosen items of shape ``(R,)`` -> ``(R, n)``."""
+    items = np.asarray(items, dtype=np.int64).reshape(-1)
+    return k_choice(items[:, None], n)
+
+
+def k_choice(items: np.ndarray, n: int) -> np.ndarray:
+    """Dense k-choice feedback ``s = 1_U`` from chosen items of shape ``(R, k)`` -> ``(R, n)``.
+
+    Raises ``ValueError`` if an item is out of range or repeated within a row.
+    """
+    items = np.asarray(items, dtype=np.int64)
+    if items.ndim != 2:
+        raise ValueError(f"items must have shape (R, k), got {items.shape}")
+    if items.size and (items.min() < 0 or items.max() >= n):
+        raise ValueError(f"item ids must lie in 0..{n - 1}")
+    s = np.zeros((items.shape[0], n))
+    np.put_along_axis(s, items, 1.0, axis=1)
+    if items.shape[1] and not np.all(s.sum(axis=1) == items.shape[1]):
+        raise ValueError("an item is repeated within a round of k-choice feedback")
+    return s
+
+
+def subset_feedback(mask: np.ndarray) -> np.ndarray:
+    """Dense feedback ``s = 1_U`` for arbitrary subsets given as a boolean mask ``(R, n)``."""
+    return np.asarray(mask, dtype=bool).astype(np.float64)
+
+
+def spearman_feedback(sigma: np.ndarray) -> np.ndarray:
+    """Spearman feedback ``s = -sigma`` where ``sigma[r, u]`` is the position (1..n) of item u.
+
+    (THEORY §1: with this ``s`` the position loss is ``-rho + n(n+1)/2``.)
+    """
+    sigma = np.asarray(sigma)
+    s2, _ = _as2d(sigma)
+    n = s2.shape[1]
+    if not np.array_equal(np.sort(s2, axis=1), np.broadcast_to(np.arange(1, n + 1), s2.shape)):
+        raise ValueError("sigma must hold the positions 1..n of a ranking in every row")
+    return -sigma.astype(np.float64)
+
+
+def graded_feedback(scores: np.ndarray) -> np.ndarray:
+    """Real-valued (graded relevance) feedback; only checks that it is finite."""
+    s = np.asarray(scores, dtype=np.float64)
+    if not np.all(np.isfinite(s)):
+        raise ValueError("graded feedback must be finite")
+    return s
+
+
+def position_loss(orders: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Position loss (2.1) ``sum_u (pi(u) - 1) s(u)`` for each row; shapes ``(R, n)`` or ``(n,)``."""
+    o2, squeeze = _as2d(orders)
+    s2, _ = _as2d(s)
+    vals = np.take_along_axis(np.broadcast_to(s2, o2.shape), o2, axis=1)
+    out = vals @ np.arange(o2.shape[1], dtype=np.float64)
+    return out[0] if squeeze else out
+
+
+def pair_min_sum(s: np.ndarray) -> np.ndarray:
+    """``sum_{u<v} min(s(u), s(v))`` per row, in O(n log n) by sorting (THEORY §1 identity)."""
+    s2, squeeze = _as2d(s)
+    n = s2.shape[1]
+    srt = np.sort(s2, axis=1)
+    out = srt @ np.arange(n - 1, -1, -1, dtype=np.float64)
+    return out[0] if squeeze else out
+
+
+def pair_abs_sum(s: np.ndarray) -> np.ndarray:
+    """``sum_{u<v} |s(u) - s(v)|`` per row, in O(n log n) by sorting."""
+    s2, squeeze = _as2d(s)
+    n = s2.shape[1]
+    srt = np.sort(s2, axis=1)
+    out = srt @ (2.0 * np.arange(n) - (n - 1))
+    return out[0] if squeeze else out
+
+
+def pairwise_loss(orders: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Pairwise loss (2.2) for each row, computed as ``ell - sum_pairs min(s)`` in O(n log n).
+
+    The identity ``ell - ellell = sum_{u<v} min(s(u), s(v))`` (THEORY §1) is tested against the
+    O(n^2) definition in the test suite.
+    """
+    return position_loss(orders, s) - pair_min_sum(s)
+
+
+def complexity_M(s: np.ndarray) -> float:
+    """The invariant M (2.3): ``max_t sum_{u<v} (s_t(u) - s_t(v))^2`` over the rows of ``s``.
+
+    Uses ``sum_{u<v} (x_u - x_v)^2 = n sum x^2 - (sum x)^2`` (THEORY §1.1).
+    """
+    s2, _ = _as2d(np.asarray(s, dtype=np.float64))
+    n = s2.shape[1]
+    c = s2 - s2.mean(axis=1, keepdims=True)  # centring keeps the identity exact in floats
+    return float(np.max(n * np.einsum("ij,ij->i", c, c)))
+
+
+def family_M(family: str, n: int, k: int = 1) -> float:
+    """Exact M of a feedback family (THEORY §1.1 table).
+
+    single ``n-1``; kchoice ``k(n-k)``; subset ``floor(n^2/4)``; spearman ``n^2(n^2-1)/12``.
+    ``graded`` has no family value: compute it from the data with :func:`complexity_M`.
+    """
+    if family == "single":
+        return float(n - 1)
+    if family == "kchoice":
+        return float(k * (n - k))
+    if family == "subset":
+        return float(n * n // 4)
+    if family == "spearman":
+        return n * n * (n * n - 1) / 12.0
+    raise ValueError(f"family_M: no closed form for family {family!r}; use complexity_M(s)")
+
+
+def spearman_rho(orders: np.ndarray, sigma: np.ndarray) -> np.ndarray:
+    """Unnormalised Spearman correlation ``rho(pi, sigma) = sum_u pi(u) sigma(u)`` (paper §5)."""
+    return position_loss(orders, sigma) + np.asarray(sigma).sum(axis=-1)
+
+
+@dataclass
+class Feedback:
+    """A batch of feedback vectors for R replicates (one round).
+
+    Exactly one of ``items`` (chosen items, shape ``(R, k)``; binary feedback with |U| = k) and
+    ``values`` (dense real feedback, shape ``(R, n)``) is given.
+    """
+
+    n: int
+    items: np.ndarray | None = None
+    values: np.ndarray | None = None
+    family: str = "graded"
+    _dense: np.ndarray | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if (self.items is None) == (self.values is None):
+            raise ValueError("Feedback needs exactly one of items= or values=")
+        if self.items is not None:
+            self.items = np.asarray(self.items, dtype=np.int64)
+            if self.items.ndim == 1:
+                self.items = self.items[:, None]
+        else:
+            self.values = np.asarray(self.values, dtype=np.float64)
+            self._dense = self.values
+
+    @property
+    def reps(self) -> int:
+        return (self.items if self.items is not None else self.values).shape[0]
+
+    @property
+    def k(self) -> int | None:
+        """Number of chosen items when the batch is a discrete choice, else ``None``."""
+        return None if self.items is None else self.items.shape[1]
+
+    @property
+    def dense(self) -> np.ndarray:
+        """The ``(R, n)`` float array ``s``."""
+        if self._dense is None:
+            self._dense = k_choice(self.items, self.n)
+        return self._dense
+
+    def pair_abs_sum(self) -> np.ndarray:
+        """``sum_{u<v} |s(u) - s(v)|`` per replicate (k(n-k) for a k-choice)."""
+        if self.items is not None:
+            k = self.items.shape[1]
+            return np.full(self.reps, float(k * (self.n - k)))
+        return pair_abs_sum(self.values)
+
+    def pair_min_sum(self) -> np.ndarray:
+        """``sum_{u<v} min(s(u), s(v))`` per replicate (C(k,2) for a k-choice)."""
+        if self.items is not None:
+            k = self.items.shape[1]
+            return np.full(self.reps, math.comb(k, 2) * 1.0)
+        return pair_min_sum(self.values)
+
+    def add_to(self, S: np.ndarray) -> None:
+        """``S += s`` in place (cumulative scores)."""
+        if self.items is not None:
+            rows = np.arange(S.shape[0])[:, None]
+            S[rows, self.items] += 1.0
+        else:
+            S += self.values
+
+    def pairwise_loss(self, orders: np.ndarray) -> np.ndarray:
+        """Realised pairwise loss of ``orders`` (R, n) against this feedback."""
+        if self.items is not None:
+            # position of each chosen item: ell = sum of (position - 1); ellell = ell - C(k,2)
+            inv = np.empty_like(orders)
+            np.put_along_axis(inv, orders, np.arange(orders.shape[1])[None, :], axis=1)
+            pos = np.take_along_axis(inv, self.items, axis=1)
+            k = self.items.shape[1]
+            return pos.sum(axis=1).astype(np.float64) - math.comb(k, 2)
+        return pairwise_loss(orders, self.values)

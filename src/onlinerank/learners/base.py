@@ -1,0 +1,72 @@
+"""The learner interface and registry (ARCHITECTURE §3).
+
+A learner plays R independent replicates of the game at once.  Each round the simulator calls,
+in this order: ``expected_loss(fb)`` (exact E[pairwise loss] of the coming ranking, or ``None``),
+``rank(seeds)`` (one sampled order per replicate; replicate r's randomness comes only from
+``seeds[r]``) and ``update(fb)``.  Adaptive adversaries may read the learner's *distribution*
+(``log_weights``/``pair_probs``), never its sampled ranking.
+
+A new learner is one module: subclass :class:`Learner`, set ``name``, decorate with
+``@register``, import the module in ``learners/__init__.py``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from ..feedback import Feedback
+from ..game import Game
+
+__all__ = ["Learner", "LEARNERS", "register", "make_learner"]
+
+LEARNERS: dict[str, type[Learner]] = {}
+
+
+def register(cls: type[Learner]) -> type[Learner]:
+    """Class decorator adding a learner to :data:`LEARNERS` under ``cls.name``."""
+    if not getattr(cls, "name", None):
+        raise TypeError(f"{cls.__name__} needs a class attribute 'name'")
+    if cls.name in LEARNERS:
+        raise ValueError(f"duplicate learner name {cls.name!r}")
+    LEARNERS[cls.name] = cls
+    return cls
+
+
+def make_learner(name: str, **params) -> Learner:
+    """Instantiate a registered learner by name; unknown names list the known ones."""
+    try:
+        cls = LEARNERS[name]
+    except KeyError:
+        raise ValueError(f"unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}") from None
+    return cls(**params)
+
+
+class Learner:
+    """Base class; see the module docstring for the protocol."""
+
+    name: ClassVar[str] = ""
+    #: True when ``expected_loss`` returns the exact expectation (no sampling)
+    exact: ClassVar[bool] = True
+
+    def reset(self, game: Game, reps: int) -> None:
+        """Start a new game for ``reps`` replicates."""
+        self.game = game
+        self.reps = reps
+
+    def rank(self, seeds: np.ndarray) -> np.ndarray:  # pragma: no cover - interface
+        """One order (items best-first) per replicate, shape (R, n)."""
+        raise NotImplementedError
+
+    def expected_loss(self, fb: Feedback) -> np.ndarray | None:
+        """Exact expected pairwise loss (R,) of the coming ranking against ``fb``, or None."""
+        return None
+
+    def update(self, fb: Feedback) -> None:  # pragma: no cover - interface
+        """Observe the feedback of this round."""
+        raise NotImplementedError
+
+    def describe(self) -> dict:
+        """Parameters that identify this learner in outputs."""
+        return {"learner": self.name}
