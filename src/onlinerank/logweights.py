@@ -5,13 +5,27 @@ the exact expected pairwise loss of the coming ranking (from the pairwise margin
 ``expit(a_u - a_v)``, Lemma 6.1 + linearity, THEORY §2.5) and the two samplers.  Keeping this state
 in one place lets the fast paths maintain caches incrementally (one coordinate changes per round
 for single choice) while callers only see the maths.
+
+The cache (private): per replicate r a shift ``shift_r`` and weights
+``w[r, u] = exp(a[r, u] - shift_r)``, valid while every exponent lies in ``[-600, 64]``.  Then
+
+* ``expit(a_v - a_c) = w_v / (w_v + w_c)`` is one division (no ``exp``) and is exact to float
+  rounding, because every weight and every ratio is a normal float;
+* a single-choice update changes one coordinate, whose weight is *recomputed* as
+  ``exp(eta * S[r, c] - shift_r)`` (no multiplicative drift); a row whose new exponent leaves the
+  window is rescaled (``shift_r = max_u a[r, u]``, O(n)), and a row whose range
+  ``max a - min a`` exceeds 600 is marked for the log form: its losses use ``expit`` of differences
+  of log-weights and its samplers the log-form keys, which cannot over/underflow.
+
+The plain-numpy definitions the compiled kernels reproduce are in :meth:`LogWeights.reference_loss_items`
+and :meth:`LogWeights.reference_loss_dense`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .samplers import expit, pair_probs, plackett_luce_rows, quicksort_rows
+from .samplers import _kern, _pl_sample, _qs_sample, _seeds, expit, pair_probs
 
 __all__ = ["LogWeights"]
 
@@ -20,56 +34,139 @@ class LogWeights:
     """Cumulative scores ``S`` (R, n) and learning rate ``eta``; ``a = eta * S``."""
 
     def __init__(self, eta: float, reps: int, n: int) -> None:
-        self.eta = float(eta)
-        self.S = np.zeros((reps, n))
+        self._eta = float(eta)
+        if not np.isfinite(self._eta):
+            raise ValueError("eta must be finite")
+        self._S = np.zeros((int(reps), int(n)))
+        self._w = np.ones((int(reps), int(n)))  # exp(a - shift), valid where _wmode == 0
+        self._shift = np.zeros(int(reps))
+        self._wmode = np.zeros(int(reps), dtype=np.int8)  # 0: cached weights valid, 1: decide/log
+
+    # --- state -------------------------------------------------------------------------------------
+    @property
+    def eta(self) -> float:
+        """Learning rate; assigning it rebuilds the caches."""
+        return self._eta
+
+    @eta.setter
+    def eta(self, value: float) -> None:
+        self._eta = float(value)
+        self._refresh()
+
+    @property
+    def S(self) -> np.ndarray:
+        """Cumulative scores (R, n), read-only view; change them with ``add_*`` (or assign a
+        whole new array, which rebuilds the caches)."""
+        v = self._S.view()
+        v.flags.writeable = False
+        return v
+
+    @S.setter
+    def S(self, value: np.ndarray) -> None:
+        value = np.array(value, dtype=np.float64)
+        if value.shape != self._S.shape:
+            raise ValueError(f"S must have shape {self._S.shape}, got {value.shape}")
+        self._S = np.ascontiguousarray(value)
+        self._refresh()
 
     @property
     def a(self) -> np.ndarray:
         """Log-weights ``eta * S``, shape (R, n)."""
-        return self.eta * self.S
+        return self.eta * self._S
+
+    def _refresh(self) -> None:
+        """Recompute the weight cache of every row from scratch."""
+        if not np.all(np.isfinite(self._S)):
+            raise ValueError("scores must be finite")
+        _kern().refresh_all(self._S, self._eta, self._w, self._shift, self._wmode)
 
     # --- updates -------------------------------------------------------------------------------
     def add_items(self, items: np.ndarray) -> None:
-        """``S[r, items[r]] += 1`` (binary feedback given by its chosen items, shape (R, k))."""
-        rows = np.arange(self.S.shape[0])[:, None]
-        self.S[rows, items] += 1.0
+        """``S[r, items[r]] += 1`` (binary feedback given by its chosen items, shape (R, k),
+        distinct within a row)."""
+        items = self._items(items)
+        _kern().add_items(self._S, self._eta, self._w, self._shift, self._wmode, items)
 
     def add_dense(self, s: np.ndarray) -> None:
         """``S += s`` for dense feedback (R, n)."""
-        self.S += s
+        s = np.asarray(s, dtype=np.float64)
+        if s.shape != self._S.shape:
+            raise ValueError(f"s must have shape {self._S.shape}, got {s.shape}")
+        self._S += s
+        self._refresh()
+
+    def _items(self, items: np.ndarray) -> np.ndarray:
+        items = np.ascontiguousarray(items, dtype=np.int64)
+        R, n = self._S.shape
+        if items.ndim != 2 or items.shape[0] != R:
+            raise ValueError(f"items must have shape ({R}, k), got {items.shape}")
+        if items.size and (items.min() < 0 or items.max() >= n):
+            raise ValueError(f"item ids must lie in 0..{n - 1}")
+        return items
 
     # --- exact expected losses (THEORY §2.5) ---------------------------------------------------
     def expected_loss_items(self, items: np.ndarray) -> np.ndarray:
         """``E[ellell]`` when the chosen items are ``items`` (R, k): sum over chosen c and unchosen
-        v of ``P(v before c)``.  O(kn) per replicate.
-
-        Uses ``sum_{c in U} sum_{v in V} expit(a_v - a_c) - k^2/2`` (pairs inside U sum to C(k,2)
-        and the diagonal terms to k/2).
-        """
-        a = self.a
-        ac = np.take_along_axis(a, items, axis=1)  # (R, k)
-        k = items.shape[1]
-        tot = np.zeros(a.shape[0])
-        for j in range(k):
-            tot += expit(a - ac[:, j:j + 1]).sum(axis=1)
-        return tot - k * k / 2.0
+        v of ``P(v before c) = expit(a_v - a_c)``.  O(kn) per replicate (one division per term
+        with the cached weights).  Plain-numpy definition: :meth:`reference_loss_items`."""
+        items = self._items(items)
+        out = np.empty(self._S.shape[0])
+        _kern().expected_loss_items(self._S, self._eta, self._w, self._wmode, items, out)
+        return out
 
     def expected_loss_dense(self, s: np.ndarray) -> np.ndarray:
-        """``E[ellell] = sum_{u,v} [s_v - s_u]_+ P(u before v)`` for dense s (R, n). O(n^2)."""
+        """``E[ellell] = sum_{u,v} [s_v - s_u]_+ P(u before v)`` for dense s (R, n). O(n^2).
+
+        Computed over the pairs ``i < j`` of each row sorted by increasing s (so only the
+        ``s_v > s_u`` half of the ordered pairs is visited), in parallel.  Plain-numpy definition:
+        :meth:`reference_loss_dense`.
+        """
+        s = np.asarray(s, dtype=np.float64)
+        R, n = self._S.shape
+        if s.shape != (R, n):
+            raise ValueError(f"s must have shape {(R, n)}, got {s.shape}")
+        order = np.argsort(s, axis=1, kind="stable")
+        ss = np.ascontiguousarray(np.take_along_axis(s, order, axis=1))
+        ws = np.ascontiguousarray(np.take_along_axis(self._w, order, axis=1))
+        la = np.ascontiguousarray(np.take_along_axis(self._S, order, axis=1)) * self._eta
+        part = np.empty((R, (n + 1) // 2))
+        _kern().expected_loss_dense(ss, ws, la, self._wmode, part)
+        return part.sum(axis=1)
+
+    def reference_loss_items(self, items: np.ndarray) -> np.ndarray:
+        """Plain-numpy O(kn) definition of :meth:`expected_loss_items` (log form, for tests)."""
+        items = self._items(items)
         a = self.a
-        out = np.empty(a.shape[0])
-        for r in range(a.shape[0]):
-            gap = np.maximum(s[r][None, :] - s[r][:, None], 0.0)  # [s_v - s_u]_+ at (u, v)
-            out[r] = np.sum(gap * expit(a[r][:, None] - a[r][None, :]))
+        R, n = a.shape
+        chosen = np.zeros((R, n), dtype=bool)
+        np.put_along_axis(chosen, items, True, axis=1)
+        out = np.zeros(R)
+        for j in range(items.shape[1]):
+            ac = np.take_along_axis(a, items[:, j:j + 1], axis=1)
+            out += np.where(chosen, 0.0, expit(a - ac)).sum(axis=1)
         return out
+
+    def reference_loss_dense(self, s: np.ndarray) -> np.ndarray:
+        """Plain-numpy O(n^2) definition of :meth:`expected_loss_dense` (log form, for tests)."""
+        a = self.a
+        s = np.asarray(s, dtype=np.float64)
+        gap = np.maximum(s[:, None, :] - s[:, :, None], 0.0)  # [s_v - s_u]_+ at (u, v)
+        return np.sum(gap * expit(a[:, :, None] - a[:, None, :]), axis=(1, 2))
 
     # --- sampling --------------------------------------------------------------------------------
     def sample(self, sampler: str, seeds: np.ndarray) -> np.ndarray:
-        """One order per replicate from ``"plackett-luce"`` or ``"quicksort"``; row r uses seeds[r]."""
+        """One order per replicate from ``"plackett-luce"`` or ``"quicksort"``; row r uses seeds[r].
+
+        Same laws as :func:`~onlinerank.samplers.plackett_luce_rows` /
+        :func:`~onlinerank.samplers.quicksort_rows` of ``self.a`` (and the same per-row seeding),
+        but computed from the cached weights, so the orders may differ from theirs at the level of
+        float rounding.
+        """
+        seeds = _seeds(seeds, self._S.shape[0])
         if sampler == "plackett-luce":
-            return plackett_luce_rows(self.a, seeds)
+            return _pl_sample(self._S, self._eta, self._w, self._wmode, seeds)
         if sampler == "quicksort":
-            return quicksort_rows(self.a, seeds)
+            return _qs_sample(self._S, self._eta, self._w, self._wmode, seeds)
         raise ValueError(f"unknown sampler {sampler!r}")
 
     def pair_probs(self) -> np.ndarray:

@@ -6,7 +6,34 @@ overflows for ``|logw|`` up to 1e6.  Lemma 6.1: both samplers satisfy
 
 Shapes: ``logw`` of shape ``(n,)`` with ``size=None`` gives one order ``(n,)``; with ``size=m``
 gives ``(m, n)``; ``logw`` of shape ``(R, n)`` gives one order per row, ``(R, n)``.
-Orders list items best-first.
+Orders list items best-first, as int64 item ids.
+
+Two kinds of implementation live here:
+
+* the *literal references* :func:`plackett_luce_sequential` (Algorithm 3) and
+  :func:`quicksort_reference` (Algorithm 2), plain Python/numpy, used as oracles by the tests;
+* the *fast samplers* (:func:`plackett_luce`, :func:`quicksort` and the per-row-seeded
+  :func:`plackett_luce_rows`, :func:`quicksort_rows`, the hot path of the simulator), compiled with
+  numba in :mod:`onlinerank._kernels` (imported lazily, on first call).  They draw from exactly the
+  same laws, computed as follows.
+
+Plackett–Luce (exponential race).  Give item u an independent clock ``E_u / w_u`` with
+``E_u ~ Exp(1)``; the order of the arrival times is PL-distributed (the first arrival is u with
+probability ``w_u / sum w`` and, by memorylessness, the remaining clocks race afresh).  Equivalent
+keys, all sorted increasingly: ``E_u / w_u`` with ``w_u = exp(a_u - shift)`` when the row's range
+``max a - min a`` is at most ``_kernels.LO`` (= 600, so every key is a normal float), and the
+log form ``log E_u - a_u`` (= minus the Gumbel-max key) otherwise.  For speed the keys are sorted
+as *values* (``np.sort``, much faster than ``np.argsort``) with the item id written into the lowest
+``ceil(log2 n)`` mantissa bits; groups of keys that become equal by this truncation are then
+re-sorted by their untruncated keys, so the result is the exact ``argsort`` of the keys.
+
+QuickSort (Algorithm 2).  In place, with an explicit stack: a uniform pivot p, then every other
+item x goes before p with probability ``w_x / (w_x + w_p)``, tested as ``U (w_x + w_p) < w_x``
+on weights ``exp(a - max a)`` (log form ``U < expit(a_x - a_p)`` for rows of range > 600).
+
+Randomness of the fast samplers: row r of ``*_rows`` reads nothing but ``seeds[r]`` (a counter-based
+SplitMix64 stream), so a row's order does not depend on the other rows of the batch;
+:func:`plackett_luce` and :func:`quicksort` draw one such seed per order from ``rng``.
 """
 
 from __future__ import annotations
@@ -23,6 +50,15 @@ __all__ = [
     "plackett_luce_rows",
     "quicksort_rows",
 ]
+
+_NO_CACHE = np.empty((0, 0))
+
+
+def _kern():
+    """The numba kernels, imported on first use (keeps ``import onlinerank`` light)."""
+    from . import _kernels
+
+    return _kernels
 
 
 def expit(x: np.ndarray) -> np.ndarray:
@@ -53,27 +89,104 @@ def _check_logw(logw: np.ndarray) -> np.ndarray:
     return a
 
 
-def _rows(logw: np.ndarray, size: int | None) -> tuple[np.ndarray, bool]:
-    a = _check_logw(logw)
+def _lowbits(n: int) -> int:
+    """Number of low mantissa bits that hold the item id in a packed PL key."""
+    return max(1, int(n - 1).bit_length())
+
+
+def _rows2d(logw: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(logw, dtype=np.float64)
+    if a.ndim != 2:
+        raise ValueError(f"logw must have shape (R, n), got {a.shape}")
+    return a
+
+
+def _seeds(seeds: np.ndarray, R: int) -> np.ndarray:
+    s = np.ascontiguousarray(seeds, dtype=np.uint64)
+    if s.shape != (R,):
+        raise ValueError(f"seeds must have shape ({R},), got {s.shape}")
+    return s
+
+
+def _pl_sample(S, eta, w, wmode, seeds, lowbits=None):
+    """Shared fast PL path (also used by ``LogWeights.sample``); see the module docstring."""
+    K = _kern()
+    R, n = S.shape
+    lb = _lowbits(n) if lowbits is None else int(lowbits)
+    keys = np.empty((R, n))
+    mode = np.empty(R, dtype=np.int8)
+    amax = np.empty(R)
+    if not K.pl_keys(S, eta, w, wmode, seeds, keys, mode, amax, lb):
+        raise ValueError("logw must be finite")
+    keys.sort(axis=1)
+    out = np.empty((R, n), dtype=np.int64)
+    K.pl_extract(keys, S, eta, w, seeds, mode, amax, lb, out)
+    return out
+
+
+def _qs_sample(S, eta, w, wmode, seeds):
+    """Shared fast QuickSort path (also used by ``LogWeights.sample``)."""
+    out = np.empty(S.shape, dtype=np.int64)
+    if not _kern().qs_rows(S, eta, w, wmode, seeds, out):
+        raise ValueError("logw must be finite")
+    return out
+
+
+def plackett_luce_rows(logw: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    """One PL order per row of ``logw`` (R, n), row r driven only by ``seeds[r]`` (uint64).
+
+    Exponential race ``argsort_u(E_u / w_u)`` (log form ``argsort_u(log E_u - a_u)`` for rows
+    of range > 600); see the module docstring.
+    """
+    a = _rows2d(logw)
+    R = a.shape[0]
+    return _pl_sample(a, 1.0, _NO_CACHE, np.ones(R, dtype=np.int8), _seeds(seeds, R))
+
+
+def quicksort_rows(logw: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    """One QuickSort (Algorithm 2) order per row of ``logw`` (R, n), row r driven only by
+    ``seeds[r]`` (uint64); see :func:`quicksort_reference` for the algorithm."""
+    a = _rows2d(logw)
+    R = a.shape[0]
+    return _qs_sample(a, 1.0, _NO_CACHE, np.ones(R, dtype=np.int8), _seeds(seeds, R))
+
+
+def _rows_for(logw: np.ndarray, size: int | None) -> tuple[np.ndarray, bool]:
+    a = np.asarray(logw, dtype=np.float64)
     if a.ndim == 1:
         if size is None:
-            return a[None, :], True
-        return np.broadcast_to(a, (int(size), a.shape[0])), False
+            return np.ascontiguousarray(a[None, :]), True
+        return np.ascontiguousarray(np.broadcast_to(a, (int(size), a.shape[0]))), False
+    if a.ndim != 2:
+        raise ValueError(f"logw must have shape (n,) or (R, n), got {a.shape}")
     if size is not None and int(size) != a.shape[0]:
         raise ValueError("size must be None (or equal R) when logw has shape (R, n)")
-    return a, False
+    return np.ascontiguousarray(a), False
+
+
+def _draw_seeds(rng: np.random.Generator, m: int) -> np.ndarray:
+    return rng.integers(0, 2**64, size=m, dtype=np.uint64)
 
 
 def plackett_luce(logw: np.ndarray, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
-    """Plackett–Luce orders (Algorithm 3) by the exponential race / Gumbel-max trick.
+    """Plackett–Luce orders (Algorithm 3) by the exponential race (Gumbel-max trick).
 
-    ``order = argsort(log E_u - a_u)`` with ``E_u ~ Exp(1)`` i.i.d.; this is the PL law exactly
-    (THEORY §2.3: the first arrival of independent exponential clocks with rates ``w_u`` is ``u``
-    with probability ``w_u / sum w``, and the race is memoryless).
+    ``order = argsort(log E_u - a_u)`` with ``E_u ~ Exp(1)`` i.i.d. is the PL law exactly
+    (THEORY §2.3).  One uint64 seed per order is drawn from ``rng`` and the orders are computed by
+    :func:`plackett_luce_rows`.
     """
-    a, squeeze = _rows(logw, size)
-    keys = np.log(rng.standard_exponential(a.shape)) - a
-    out = np.argsort(keys, axis=1, kind="stable")
+    a, squeeze = _rows_for(logw, size)
+    out = plackett_luce_rows(a, _draw_seeds(rng, a.shape[0]))
+    return out[0] if squeeze else out
+
+
+def quicksort(logw: np.ndarray, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
+    """QuickSort orders (Algorithm 2), one per row; see :func:`quicksort_reference`.
+
+    One uint64 seed per order is drawn from ``rng``; the orders come from :func:`quicksort_rows`.
+    """
+    a, squeeze = _rows_for(logw, size)
+    out = quicksort_rows(a, _draw_seeds(rng, a.shape[0]))
     return out[0] if squeeze else out
 
 
@@ -107,7 +220,7 @@ def quicksort_reference(logw: np.ndarray, rng: np.random.Generator) -> np.ndarra
     if a.ndim != 1:
         raise ValueError("quicksort_reference takes a single logw vector of shape (n,)")
     out: list[int] = []
-    stack: list[list[int]] = [list(range(a.shape[0]))]
+    stack: list[list[int] | int] = [list(range(a.shape[0]))]
     while stack:
         seg = stack.pop()
         if isinstance(seg, int):
@@ -124,24 +237,3 @@ def quicksort_reference(logw: np.ndarray, rng: np.random.Generator) -> np.ndarra
         right = [x for x, b in zip(rest, before, strict=True) if not b]
         stack.extend([right, p, left])  # LIFO: left is processed first
     return np.array(out, dtype=np.int64)
-
-
-def quicksort(logw: np.ndarray, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
-    """QuickSort orders (Algorithm 2), one per row; see :func:`quicksort_reference`."""
-    a, squeeze = _rows(logw, size)
-    out = np.stack([quicksort_reference(row, rng) for row in a])
-    return out[0] if squeeze else out
-
-
-def plackett_luce_rows(logw: np.ndarray, seeds: np.ndarray) -> np.ndarray:
-    """One PL order per row of ``logw`` (R, n), row r driven only by ``seeds[r]`` (uint64)."""
-    a = _check_logw(logw)
-    return np.stack([plackett_luce(a[r], np.random.default_rng(int(seeds[r])))
-                     for r in range(a.shape[0])])
-
-
-def quicksort_rows(logw: np.ndarray, seeds: np.ndarray) -> np.ndarray:
-    """One QuickSort order per row of ``logw`` (R, n), row r driven only by ``seeds[r]``."""
-    a = _check_logw(logw)
-    return np.stack([quicksort_reference(a[r], np.random.default_rng(int(seeds[r])))
-                     for r in range(a.shape[0])])

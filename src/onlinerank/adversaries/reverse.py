@@ -1,0 +1,80 @@
+"""The adaptive "reverse" adversary for Spearman feedback: play the reverse of the learner's
+expected order.
+
+Each round it computes, from the learner's *distribution* (never its sampled ranking), the
+expected position of every item
+
+    E[pi(u)] = 1 + sum_{v != u} P(v before u),
+
+sorts the items by increasing expected position (ties by item id) and plays the reversed ranking:
+the item expected at the top gets ``sigma = n`` (last), the next ``n - 1``, ..., and the item
+expected at the bottom gets ``sigma = 1``.  Feedback ``s = -sigma``.
+
+How the expected positions are obtained:
+
+* a learner whose ``state`` is a :class:`~onlinerank.logweights.LogWeights` (OnlineRank) has
+  Bradley–Terry marginals ``P(v before u) = expit(a_v - a_u)`` with ``a = state.a`` (Lemma 6.1);
+* any other learner: from its exact expected loss of the unit feedback vectors ``e_u``, because
+  ``ellell(pi, e_u) = #{v : v before u} = pi(u) - 1``, so ``E[pi(u)] = 1 + E[ellell(pi, e_u)]``
+  (n calls of ``learner.expected_loss``).  A learner without exact expected losses cannot be
+  played against (``ValueError``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..feedback import Feedback
+from ..logweights import LogWeights
+from .base import Adversary, register
+
+__all__ = ["ReverseAdversary", "expected_positions", "reverse_sigma"]
+
+
+def _expit(x: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * x))  # overflow-free logistic
+
+
+def expected_positions(learner, n: int | None = None) -> np.ndarray:
+    """Expected positions ``E[pi(u)]`` (1..n scale) of the learner's coming ranking, (R, n)."""
+    state = getattr(learner, "state", None)
+    if isinstance(state, LogWeights):
+        a = np.asarray(state.a, dtype=np.float64)
+        # row u of P[:, v, u] = P(v before u) = expit(a_v - a_u); the v = u term is 1/2
+        return 0.5 + _expit(a[:, :, None] - a[:, None, :]).sum(axis=1)
+    n = learner.game.n if n is None else n
+    R = learner.reps
+    out = np.empty((R, n))
+    for u in range(n):
+        e = np.zeros((R, n))
+        e[:, u] = 1.0
+        el = learner.expected_loss(Feedback(n, values=e, family="graded"))
+        if el is None:
+            raise ValueError(f"adversary 'reverse' needs a learner with exact expected losses; "
+                             f"{type(learner).__name__}.expected_loss returned None")
+        out[:, u] = 1.0 + np.asarray(el, dtype=np.float64)
+    return out
+
+
+def reverse_sigma(expected_pos: np.ndarray) -> np.ndarray:
+    """Positions (R, n) of the reverse of the order by increasing expected position (ties by item
+    id): the k-th item of that order (k = 0, 1, ...) gets position ``n - k``."""
+    ep = np.asarray(expected_pos)
+    n = ep.shape[-1]
+    order = np.argsort(ep, axis=-1, kind="stable")
+    sigma = np.empty(order.shape, dtype=np.int64)
+    np.put_along_axis(sigma, order, np.arange(n, 0, -1), axis=-1)
+    return sigma
+
+
+@register
+class ReverseAdversary(Adversary):
+    """Adaptive: ``s_t = -sigma_t`` with ``sigma_t`` the reverse of the learner's expected order."""
+
+    name = "reverse"
+    oblivious = False
+    families = ("spearman",)
+
+    def feedback(self, t: int, learner) -> Feedback:
+        sigma = reverse_sigma(expected_positions(learner, self.game.n))
+        return Feedback(self.game.n, values=-sigma.astype(np.float64), family="spearman")

@@ -1,0 +1,26 @@
+# Generic simulation stages: one job per (cell, replicate block); one tidy table per stage.
+
+
+rule simulate:
+    input:
+        code=PKG,
+    output:
+        f"{RES}/sim/{{cell}}/b{{block}}.npz",
+    log:
+        f"{RES}/logs/sim/{{cell}}/b{{block}}.log",
+    group:
+        "simulate"
+    script:
+        "../scripts/simulate.py"
+
+
+rule aggregate:
+    input:
+        blocks=lambda wc: block_files(wc.stage),
+        code=PKG,
+    output:
+        f"{RES}/tables/sim_{{stage}}.csv",
+    log:
+        f"{RES}/logs/aggregate_{{stage}}.log",
+    script:
+        "../scripts/aggregate.py"
