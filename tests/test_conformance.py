@@ -69,7 +69,7 @@ def test_adversary_conformance(name):
         if game.family not in adv_cls.families:
             continue
 
-        def play(reps, rep_ids):
+        def play(reps, rep_ids, game=game):
             adv = example_adversary(name)
             learner = OnlineRank()
             learner.reset(game, len(rep_ids))

@@ -7,8 +7,15 @@ import numpy as np
 import pytest
 
 from onlinerank import complexity_M, family_M, pairwise_loss, position_loss
-from onlinerank.feedback import (Feedback, k_choice, pair_abs_sum, pair_min_sum, single_choice,
-                                 spearman_feedback, spearman_rho)
+from onlinerank.feedback import (
+    Feedback,
+    k_choice,
+    pair_abs_sum,
+    pair_min_sum,
+    single_choice,
+    spearman_feedback,
+    spearman_rho,
+)
 from onlinerank.hindsight import best_order, hindsight_loss, hindsight_loss_of_sequence
 
 

@@ -10,6 +10,8 @@ rule simulate:
         f"{RES}/logs/sim/{{cell}}/b{{block}}.log",
     group:
         "simulate"
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/simulate.py"
 
@@ -22,5 +24,7 @@ rule aggregate:
         f"{RES}/tables/sim_{{stage}}.csv",
     log:
         f"{RES}/logs/aggregate_{{stage}}.log",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/aggregate.py"

@@ -10,6 +10,8 @@ rule bounds_upper:
         f"{RES}/logs/bounds_upper.log",
     params:
         stage="upper",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/bounds.py"
 
@@ -24,5 +26,7 @@ rule figure_regret_vs_T:
         pdf=f"{FIG}/regret_vs_T.pdf",
     log:
         f"{RES}/logs/figure_regret_vs_T.log",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/figures/regret_vs_T.py"

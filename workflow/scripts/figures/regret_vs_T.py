@@ -6,13 +6,18 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
+import numpy as np  # noqa: E402
 from _common import setup_log  # noqa: E402
 
-import numpy as np  # noqa: E402
-
 from onlinerank.experiments import config_digest  # noqa: E402
-from onlinerank.plotting import (SAMPLER_STYLE, plain_log_axis, read_table,  # noqa: E402
-                                 save_figure, stamp, use_style)
+from onlinerank.plotting import (  # noqa: E402
+    SAMPLER_STYLE,
+    plain_log_axis,
+    read_table,
+    save_figure,
+    stamp,
+    use_style,
+)
 from onlinerank.provenance import git_commit  # noqa: E402
 
 log = setup_log(snakemake)  # noqa: F821
