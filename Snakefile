@@ -1,14 +1,18 @@
 # Reproducible verification of Ailon, "Online Ranking: Discrete Choice, Spearman Correlation and
 # Other Feedback" (arXiv 1308.6797).  Entry point only: config, validation, rule files, targets.
 # A bare `snakemake` (or `make figures`) runs the default tier; `--configfile config/smoke.yaml`
-# the tiny tier used by the tests.
+# the tiny tier used by the tests (it writes under results-smoke/ only).
 
 from snakemake.utils import validate
 
 from onlinerank.experiments import ConfigError, validate_config
 
 
-configfile: "config/config.yaml"
+# The default tier, unless --configfile names another file (which then replaces it entirely
+# rather than being merged into it, so a tier is exactly its own file).
+if not workflow.overwrite_configfiles:
+
+    configfile: "config/config.yaml"
 
 
 validate(config, "workflow/schemas/config.schema.yaml")
@@ -21,10 +25,42 @@ except ConfigError as err:
 include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/upper.smk"
+include: "workflow/rules/lower.smk"
+include: "workflow/rules/baselines.smk"
+include: "workflow/rules/spearman.smk"
+include: "workflow/rules/report.smk"
+
+
+FIGURES = [
+    "regret_vs_T",
+    "regret_ratio_heatmap",
+    "exponents",
+    "worst_case",
+    "lower_normalized",
+    "lower_sandwich",
+    "lower_hc",
+    "lower_abg",
+    "lower_frequencies",
+    "baselines_regret",
+    "runtime",
+    "bound_comparison",
+    "spearman_regret_vs_T",
+    "spearman_vs_n",
+    "spearman_correlation",
+    "graded_regret",
+]
+ALL_OUTPUTS = (
+    [f"{FIG}/{f}.{ext}" for f in FIGURES for ext in ("png", "pdf")]
+    + [f"{FIG}/claims.md", f"{FIG}/bound_comparison.md", f"{RES}/claims.csv"]
+    + [f"{RES}/tables/sim_{s}.csv" for s in STAGES]
+    + [f"{RES}/tables/bounds_{s}.csv" for s in ("upper", "baselines", "spearman")]
+    + [f"{RES}/tables/{t}.csv" for t in ("worst_case", "runtime", "bound_comparison")]
+    + [f"{RES}/tables/lower_{t}.csv" for t in LOWER_TABLES]
+)
 
 
 rule all:
     default_target: True
     input:
-        rules.figure_regret_vs_T.output,
-        rules.bounds_upper.output,
+        ALL_OUTPUTS,
+        f"{RES}/manifest.json",

@@ -14,7 +14,7 @@ from scipy.stats import chisquare
 from onlinerank import ADVERSARIES, Game, OnlineRank, exact_expected_regret, simulate
 from onlinerank.adversaries.graded import GradedAdversary, graded_game, graded_M
 from onlinerank.adversaries.mallows import MallowsAdversary, mallows_pmf, mallows_sample, mallows_Z
-from onlinerank.adversaries.reverse import ReverseAdversary
+from onlinerank.adversaries.reverse import ReverseAdversary, expected_positions
 from onlinerank.bounds import spearman_bound, theorem31
 from onlinerank.feedback import Feedback, complexity_M, pairwise_loss, position_loss, spearman_rho
 from onlinerank.learners.simple import FollowTheLeader
@@ -196,12 +196,15 @@ def test_reverse_plays_reverse_of_pl_expected_order(expose_state):
     learner = trained_onlinerank(n, R, rounds=3, seed=2)
     adv = ReverseAdversary()
     adv.reset(Game(n=n, T=10, family="spearman"), replicate_streams(0, (), range(R), "adversary"))
-    sigma = -adv.feedback(1, NoSampling(learner, expose_state)).values
+    wrapped = NoSampling(learner, expose_state)
+    sigma = -adv.feedback(1, wrapped).values
+    got_epos = expected_positions(wrapped)
     a = learner.state.a
     for r in range(R):
         orders, p = pl_law(a[r])
         pos = np.array([positions_of(o) for o in orders])
         epos = p @ pos  # E[pi(u)] under the enumerated Plackett–Luce law
+        np.testing.assert_allclose(got_epos[r], epos, rtol=1e-12)
         assert len(np.unique(np.round(epos, 9))) == n  # no ties in this case
         expected_order = sorted(range(n), key=lambda u: (epos[u], u))
         want = np.empty(n)

@@ -2,7 +2,8 @@
 
 Only speed lives here; the mathematics (and the plain-numpy definitions that the kernels must
 reproduce) is documented in ``samplers.py`` and ``logweights.py``.  This module imports numba, so
-those modules import it lazily, on first use.
+those modules import it lazily, on first use.  Every kernel is ``@njit(cache=True)``; only the
+O(n^2) dense expected loss runs on several threads (``prange``).
 
 Conventions shared by all kernels
 ---------------------------------
@@ -22,6 +23,12 @@ Conventions shared by all kernels
   counter (Weyl sequence + a bijective 64-bit finaliser; it passes BigCrush): draw ``i`` of a row is
   ``mix(state0 + (i + 1) * GOLDEN)`` with ``state0 = mix(seed ^ salt)``.  Uniforms use the top 53
   bits (QuickSort coins, pivots) or 52 bits + 1/2 (exponentials, so that ``U`` lies in (0, 1)).
+* Packing: a float64 whose ``lowbits = ceil(log2 n)`` lowest mantissa bits are replaced by an item
+  id carries the item along with a value of relative error below ``2^(lowbits - 52)``.  Both
+  samplers sort / partition such packed values and settle the (rare) cases where that error could
+  matter with the exact values, so their output is the same as without packing.
+* ``_log`` and ``_exp`` are branch-free ports of fdlibm's (< 1 ulp), so that loops calling them
+  vectorise (numba's ``math.log``/``math.exp`` are scalar library calls).
 """
 
 from __future__ import annotations
@@ -51,7 +58,7 @@ _TWO_M53 = 1.0 / 9007199254740992.0  # 2**-53
 _TWO_M52 = 1.0 / 4503599627370496.0  # 2**-52
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _mix(z):
     """SplitMix64 finaliser (a bijection of uint64)."""
     z = (z ^ (z >> _U30)) * _C1
@@ -59,19 +66,78 @@ def _mix(z):
     return z ^ (z >> _U31)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _uniform53(z):
     """Uniform on {0, 2^-53, ..., 1 - 2^-53} from a uint64."""
     return np.float64(z >> _U11) * _TWO_M53
 
 
-@njit(cache=True)
+# fdlibm's __ieee754_log (e_log.c), branch-free so that loops calling it vectorise; < 1 ulp for
+# positive normal arguments (tested against math.log in tests/test_samplers.py).
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+_LG1 = 6.666666666666735130e-01
+_LG2 = 3.999999999940941908e-01
+_LG3 = 2.857142874366239149e-01
+_LG4 = 2.222219843214978396e-01
+_LG5 = 1.818357216161805012e-01
+_LG6 = 1.531383769920937332e-01
+_LG7 = 1.479819860511658591e-01
+_MANT = np.int64(0x000FFFFFFFFFFFFF)
+
+
+@njit(cache=True, error_model="numpy")
+def _log(x):
+    """Natural log of a positive normal float (fdlibm algorithm, without special cases)."""
+    b = np.float64(x).view(np.int64)
+    hx = b >> 32
+    k = (hx >> 20) - 1023
+    hx &= 0x000FFFFF
+    i = (hx + 0x95F64) & 0x100000  # normalise the mantissa into [sqrt(2)/2, sqrt(2))
+    xb = np.int64((b & _MANT) | ((i ^ 0x3FF00000) << 32))
+    k += i >> 20
+    f = xb.view(np.float64) - 1.0
+    s = f / (2.0 + f)
+    dk = np.float64(k)
+    z = s * s
+    w = z * z
+    t1 = w * (_LG2 + w * (_LG4 + w * _LG6))
+    t2 = z * (_LG1 + w * (_LG3 + w * (_LG5 + w * _LG7)))
+    r = t2 + t1
+    hfsq = 0.5 * f * f
+    return dk * _LN2_HI - ((hfsq - (s * (hfsq + r) + dk * _LN2_LO)) - f)
+
+
+# fdlibm's __ieee754_exp (e_exp.c), branch-free for |x| <= 700 so that loops calling it vectorise;
+# < 1 ulp (tested against math.exp in tests/test_samplers.py).
+_INVLN2 = 1.44269504088896338700e00
+_P1 = 1.66666666666666019037e-01
+_P2 = -2.77777777770155933842e-03
+_P3 = 6.61375632143793436117e-05
+_P4 = -1.65339022054652515390e-06
+_P5 = 4.13813679705723846039e-08
+
+
+@njit(cache=True, error_model="numpy")
+def _exp(x):
+    """``exp(x)`` for ``|x| <= 700`` (fdlibm algorithm, without special cases)."""
+    k = math.floor(x * _INVLN2 + 0.5)
+    hi = x - k * _LN2_HI
+    lo = k * _LN2_LO
+    r = hi - lo
+    t = r * r
+    c = r - t * (_P1 + t * (_P2 + t * (_P3 + t * (_P4 + t * _P5))))
+    y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi)
+    return np.int64(np.float64(y).view(np.int64) + (np.int64(k) << 52)).view(np.float64)
+
+
+@njit(cache=True, error_model="numpy")
 def _exponential(z):
     """Exp(1) variate ``-log U`` with ``U = (m + 1/2) 2^-52`` in (0, 1), so ``E > 0``."""
-    return -math.log((np.float64(z >> _U12) + 0.5) * _TWO_M52)
+    return -_log((np.float64(z >> _U12) + 0.5) * _TWO_M52)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _expit(x):
     if x >= 0.0:
         return 1.0 / (1.0 + math.exp(-x))
@@ -79,7 +145,7 @@ def _expit(x):
     return e / (1.0 + e)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _row_range(S, eta, r):
     """(max a, min a, all finite) of row r, ``a = eta * S[r]``."""
     n = S.shape[1]
@@ -101,7 +167,7 @@ def _row_range(S, eta, r):
 # ------------------------------------------------------------------------------------------------
 # Plackett–Luce: exponential race, keys sorted as values with the item id in the low bits
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _pl_key(mode, S, eta, w, r, u, amax, state0):
     """True key of item u in row r (smaller = earlier).
 
@@ -113,13 +179,19 @@ def _pl_key(mode, S, eta, w, r, u, amax, state0):
     if mode == 0:
         return e / w[r, u]
     if mode == 1:
-        return e * math.exp(amax - eta * S[r, u])
-    return math.log(e) - (eta * S[r, u] - amax) + LOGKEY_OFFSET
+        return e * _exp(amax - eta * S[r, u])
+    return _log(e) - (eta * S[r, u] - amax) + LOGKEY_OFFSET
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
+def _pack(key, u, himask):
+    """``key`` (positive) with its low mantissa bits replaced by the item id ``u``."""
+    return np.int64((np.float64(key).view(np.int64) & himask) | u).view(np.float64)
+
+
+@njit(cache=True, error_model="numpy")
 def pl_keys(S, eta, w, wmode, seeds, keys, mode_out, amax_out, lowbits):
-    """Fill ``keys`` (R, n) with positive packed keys; returns False if some log-weight is not finite.
+    """Fill ``keys`` (R, n) with positive packed keys; False if some log-weight is not finite.
 
     Packed key = true key with its ``lowbits`` lowest mantissa bits replaced by the item id.  For
     positive floats the bit pattern is monotone in the value, so sorting packed keys sorts by the
@@ -127,7 +199,6 @@ def pl_keys(S, eta, w, wmode, seeds, keys, mode_out, amax_out, lowbits):
     (rare) groups of equal truncated keys.
     """
     R, n = S.shape
-    kb = keys.view(np.int64)
     himask = ~((np.int64(1) << lowbits) - 1)
     ok = True
     for r in range(R):
@@ -144,16 +215,19 @@ def pl_keys(S, eta, w, wmode, seeds, keys, mode_out, amax_out, lowbits):
         amax_out[r] = amax
         if mode == 0:
             for u in range(n):
-                keys[r, u] = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN)) / w[r, u]
+                e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+                keys[r, u] = _pack(e / w[r, u], u, himask)
+        elif mode == 1:
+            for u in range(n):
+                e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+                keys[r, u] = _pack(e * _exp(amax - eta * S[r, u]), u, himask)
         else:
             for u in range(n):
-                keys[r, u] = _pl_key(mode, S, eta, w, r, u, amax, state0)
-        for u in range(n):
-            kb[r, u] = (kb[r, u] & himask) | u
+                keys[r, u] = _pack(_pl_key(2, S, eta, w, r, u, amax, state0), u, himask)
     return ok
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def pl_extract(keys, S, eta, w, seeds, mode, amax, lowbits, out):
     """Read item ids from sorted packed keys into ``out``; re-sort ties of the truncated keys."""
     R, n = keys.shape
@@ -162,15 +236,15 @@ def pl_extract(keys, S, eta, w, seeds, mode, amax, lowbits, out):
     himask = ~lomask
     tk = np.empty(n)
     for r in range(R):
-        anytie = False
+        nties = 0
         prev = np.int64(-1)
         for i in range(n):
             b = kb[r, i]
             out[r, i] = b & lomask
             h = b & himask
-            anytie |= h == prev
+            nties += h == prev
             prev = h
-        if not anytie:
+        if nties == 0:
             continue
         state0 = _mix(seeds[r] ^ _SALT_PL)
         i = 0
@@ -196,118 +270,166 @@ def pl_extract(keys, S, eta, w, seeds, mode, amax, lowbits, out):
 
 
 # ------------------------------------------------------------------------------------------------
-# QuickSort (Algorithm 2): in place, explicit stack, branchless partition
+# QuickSort (Algorithm 2): in place on records (weight, item), explicit stack, branchless partition
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
-def _qs_sort(idx, ww, logform, state, stack):
-    """Algorithm 2 on ``idx`` in place; ``ww`` holds weights (or log-weights if ``logform``).
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_TWO = np.uint64(2)
+
+
+@njit(cache=True, error_model="numpy")
+def _item(key, mask):
+    return np.float64(key).view(np.int64) & mask
+
+
+@njit(cache=True, error_model="numpy")
+def _qs_coin_exact(u, x, p, logform):
+    """The coin of Algorithm 2: does x go before the pivot p (weights, or log-weights)?"""
+    if logform:
+        return u < _expit(x - p)
+    return u * (x + p) < x
+
+
+@njit(cache=True, error_model="numpy")
+def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
+    """Algorithm 2 in place on packed records ``pk`` (one float64 per item: its weight, or
+    log-weight if ``logform``, with the ``lowbits`` lowest mantissa bits replaced by the item id);
+    ``wex[item]`` holds the exact (unpacked) values.
 
     Segment [lo, hi): a uniform pivot p is moved to hi-1; every other x goes before p with
-    probability ``w_x / (w_x + w_p)`` (tested as ``U (w_x + w_p) < w_x``, or ``U < expit(a_x - a_p)``
-    in log form); both sides are then processed the same way.  The larger side is pushed, so the
-    stack depth stays below log2(n) + 1.
+    probability ``w_x / (w_x + w_p)``: coin ``U (w_x + w_p) < w_x`` (log form
+    ``U < expit(a_x - a_p)``), ``U`` the draw ``state + (k + 1) GOLDEN`` of the segment.  The coins
+    are drawn first in a vectorised pass on the packed values, whose relative error is below
+    ``2^(lowbits - 52)``; a coin closer than a safe multiple of that to its threshold is redrawn
+    from the exact values (same U), so the coins -- and the orders -- are exactly those of the
+    unpacked algorithm.  Then a branchless Lomuto partition moves the records (always swap,
+    advance by the coin).  A segment of two items needs a single coin: QuickSort puts x first
+    with probability ``w_x / (w_x + w_y)`` whichever is the pivot.  The larger side is pushed,
+    so the stack holds fewer than log2(m) + 1 segments.
     """
-    n = idx.shape[0]
-    sp = 0
-    lo = 0
+    n = np.uint64(pk.shape[0])
+    mask = (np.int64(1) << lowbits) - 1
+    rel = 8.0 * 2.0 ** (lowbits - 52)  # bound on the coin's error from the packing (+ rounding)
+    sp = _ZERO
+    lo = _ZERO
     hi = n
     while True:
-        while hi - lo > 1:
+        while hi - lo > _ONE:
             m = hi - lo
             state += _GOLDEN
-            p = lo + np.int64(_uniform53(_mix(state)) * m)
-            if p >= hi:  # cannot happen with 53-bit uniforms, kept as a guard
-                p = hi - 1
-            last = hi - 1
-            t = idx[p]
-            idx[p] = idx[last]
-            idx[last] = t
-            wp = ww[p]
-            ww[p] = ww[last]
-            ww[last] = wp
-            j = lo
+            if m == _TWO:
+                k0 = pk[lo]
+                k1 = pk[lo + _ONE]
+                u = _uniform53(_mix(state))
+                if not _qs_coin_exact(u, wex[_item(k0, mask)], wex[_item(k1, mask)], logform):
+                    pk[lo] = k1
+                    pk[lo + _ONE] = k0
+                break
+            p = lo + np.uint64(_uniform53(_mix(state)) * np.float64(m))
+            last = hi - _ONE
+            kp = pk[p]
+            pk[p] = pk[last]
+            pk[last] = kp
+            namb = 0
             if logform:
-                for i in range(lo, last):
-                    state += _GOLDEN
-                    x = idx[i]
-                    wx = ww[i]
-                    c = _uniform53(_mix(state)) < _expit(wx - wp)
-                    idx[i] = idx[j]
-                    ww[i] = ww[j]
-                    idx[j] = x
-                    ww[j] = wx
-                    j += np.int64(c)
+                for k in range(last - lo):
+                    i = lo + k
+                    x = pk[i]
+                    d = _uniform53(_mix(state + np.uint64(k + 1) * _GOLDEN)) - _expit(x - kp)
+                    cb[i] = np.uint64(d < 0.0)
+                    namb += abs(d) <= rel * (abs(x) + abs(kp)) + 2.0**-50
             else:
-                for i in range(lo, last):
-                    state += _GOLDEN
-                    x = idx[i]
-                    wx = ww[i]
-                    c = _uniform53(_mix(state)) * (wx + wp) < wx
-                    idx[i] = idx[j]
-                    ww[i] = ww[j]
-                    idx[j] = x
-                    ww[j] = wx
-                    j += np.int64(c)
+                for k in range(last - lo):
+                    i = lo + k
+                    x = pk[i]
+                    t = x + kp
+                    d = _uniform53(_mix(state + np.uint64(k + 1) * _GOLDEN)) * t - x
+                    cb[i] = np.uint64(d < 0.0)
+                    namb += abs(d) <= rel * t
+            if namb > 0:  # rare: settle the close calls with the exact values
+                wp = wex[_item(kp, mask)]
+                for k in range(last - lo):
+                    i = lo + k
+                    x = pk[i]
+                    u = _uniform53(_mix(state + np.uint64(k + 1) * _GOLDEN))
+                    if logform:
+                        d = u - _expit(x - kp)
+                        close = abs(d) <= rel * (abs(x) + abs(kp)) + 2.0**-50
+                    else:
+                        d = u * (x + kp) - x
+                        close = abs(d) <= rel * (x + kp)
+                    if close:
+                        cb[i] = np.uint64(_qs_coin_exact(u, wex[_item(x, mask)], wp, logform))
+            state += m * _GOLDEN
+            j = lo
+            i = lo
+            while i < last:
+                x = pk[i]
+                pk[i] = pk[j]
+                pk[j] = x
+                j += cb[i]
+                i += _ONE
             # pivot to position j: left = [lo, j), right = [j + 1, hi)
-            t = idx[j]
-            idx[j] = idx[last]
-            idx[last] = t
-            t2 = ww[j]
-            ww[j] = ww[last]
-            ww[last] = t2
-            if j - lo < hi - j - 1:
-                stack[sp] = j + 1
-                stack[sp + 1] = hi
+            pk[last] = pk[j]
+            pk[j] = kp
+            if j - lo < hi - j - _ONE:
+                if hi - j - _ONE > _ONE:
+                    stack[sp] = j + _ONE
+                    stack[sp + _ONE] = hi
+                    sp += _TWO
                 hi = j
             else:
-                stack[sp] = lo
-                stack[sp + 1] = j
-                lo = j + 1
-            sp += 2
-        if sp == 0:
+                if j - lo > _ONE:
+                    stack[sp] = lo
+                    stack[sp + _ONE] = j
+                    sp += _TWO
+                lo = j + _ONE
+        if sp == _ZERO:
             break
-        sp -= 2
+        sp -= _TWO
         lo = stack[sp]
-        hi = stack[sp + 1]
+        hi = stack[sp + _ONE]
 
 
-@njit(cache=True)
-def qs_rows(S, eta, w, wmode, seeds, out):
-    """One Algorithm-2 order per row into ``out``; returns False if some log-weight is not finite."""
+@njit(cache=True, error_model="numpy")
+def qs_rows(S, eta, w, wmode, seeds, out, lowbits):
+    """One Algorithm-2 order per row into ``out``; False if some log-weight is not finite."""
     R, n = S.shape
-    idx = np.empty(n, dtype=np.int64)
-    ww = np.empty(n)
-    stack = np.empty(2 * 70, dtype=np.int64)
+    wex = np.empty(n)
+    pk = np.empty(n)
+    cb = np.empty(n, dtype=np.uint64)
+    stack = np.empty(2 * 70, dtype=np.uint64)
+    mask = (np.int64(1) << lowbits) - 1
     ok = True
     for r in range(R):
         state = _mix(seeds[r] ^ _SALT_QS)
         logform = False
         if wmode[r] == 0:
             for u in range(n):
-                ww[u] = w[r, u]
+                wex[u] = w[r, u]
         else:
             amax, amin, finite = _row_range(S, eta, r)
             if not finite:
                 ok = False
             if amax - amin <= LO:
                 for u in range(n):
-                    ww[u] = math.exp(eta * S[r, u] - amax)
-            else:
+                    wex[u] = _exp(eta * S[r, u] - amax)
+            else:  # log form, relative to the maximum (smaller magnitudes, tighter packing)
                 logform = True
                 for u in range(n):
-                    ww[u] = eta * S[r, u]
+                    wex[u] = eta * S[r, u] - amax
         for u in range(n):
-            idx[u] = u
-        _qs_sort(idx, ww, logform, state, stack)
+            pk[u] = np.int64((np.float64(wex[u]).view(np.int64) & ~mask) | u).view(np.float64)
+        _qs_sort(pk, wex, cb, logform, state, stack, lowbits)
         for u in range(n):
-            out[r, u] = idx[u]
+            out[r, u] = _item(pk[u], mask)
     return ok
 
 
 # ------------------------------------------------------------------------------------------------
 # LogWeights caches
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def refresh_row(S, eta, w, shift, wmode, r):
     """Recompute the cached weights of row r: ``shift = max a``, ``w = exp(a - shift)``; the row
     switches to the log form (``wmode = 1``) if its range exceeds ``LO``."""
@@ -315,33 +437,101 @@ def refresh_row(S, eta, w, shift, wmode, r):
     if finite and amax - amin <= LO:
         shift[r] = amax
         for u in range(S.shape[1]):
-            w[r, u] = math.exp(eta * S[r, u] - amax)
+            w[r, u] = _exp(eta * S[r, u] - amax)
         wmode[r] = 0
     else:
         wmode[r] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def refresh_all(S, eta, w, shift, wmode):
     for r in range(S.shape[0]):
         refresh_row(S, eta, w, shift, wmode, r)
 
 
-@njit(cache=True)
-def add_items(S, eta, w, shift, wmode, items):
-    """``S[r, items[r]] += 1`` and keep the cached weight of each changed coordinate exact:
-    ``w[r, c] = exp(eta * S[r, c] - shift[r])`` (recomputed, not multiplied, so no drift); a row
-    whose exponent leaves ``[-LO, HI]`` is rescaled (or switched to the log form)."""
+@njit(cache=True, error_model="numpy")
+def _hist_find(hv, r, d, x):
+    """Index of value x among the sorted ``hv[r, :d]`` (binary search; x must be present)."""
+    lo = 0
+    hi = d
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if hv[r, mid] <= x:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, error_model="numpy")
+def hist_build(S, hv, hc, hd, maxd):
+    """Histograms of the score values of every row: sorted distinct values ``hv[r, :hd[r]]`` with
+    counts ``hc[r, :hd[r]]``; ``hd[r] = -1`` if the row has non-integer scores or more than
+    ``maxd`` distinct values (the histogram is then not used)."""
+    R, n = S.shape
+    for r in range(R):
+        v = np.sort(S[r])
+        d = 0
+        ok = True
+        for i in range(n):
+            if v[i] != math.floor(v[i]) or abs(v[i]) > 2.0**52:
+                ok = False
+                break
+            if i > 0 and v[i] == v[i - 1]:
+                hc[r, d - 1] += 1
+            else:
+                if d >= maxd:
+                    ok = False
+                    break
+                hv[r, d] = v[i]
+                hc[r, d] = 1
+                d += 1
+        hd[r] = d if ok else -1
+
+
+@njit(cache=True, error_model="numpy")
+def _hist_increment(hv, hc, hd, r, x, maxd):
+    """One item of row r moves from score x to x + 1."""
+    d = hd[r]
+    j = _hist_find(hv, r, d, x)
+    hc[r, j] -= 1
+    if j + 1 < d and hv[r, j + 1] == x + 1.0:
+        hc[r, j + 1] += 1
+    else:  # insert x + 1 after position j
+        for q in range(d, j + 1, -1):
+            hv[r, q] = hv[r, q - 1]
+            hc[r, q] = hc[r, q - 1]
+        hv[r, j + 1] = x + 1.0
+        hc[r, j + 1] = 1
+        d += 1
+    if hc[r, j] == 0:  # remove the emptied value
+        for q in range(j, d - 1):
+            hv[r, q] = hv[r, q + 1]
+            hc[r, q] = hc[r, q + 1]
+        d -= 1
+    hd[r] = d if d <= maxd else -1
+
+
+@njit(cache=True, error_model="numpy")
+def add_items(S, eta, w, shift, wmode, hv, hc, hd, maxd, items):
+    """``S[r, items[r]] += 1``, keeping the caches exact.
+
+    Cached weight of each changed coordinate: ``w[r, c] = exp(eta * S[r, c] - shift[r])``
+    (recomputed, not multiplied, so no drift); a row whose exponent leaves ``[-LO, HI]`` is
+    rescaled (or switched to the log form).  Histogram: the item moves from value S to S + 1.
+    """
     R, k = items.shape
     for r in range(R):
         rescale = False
         for j in range(k):
             c = items[r, j]
+            if hd[r] >= 0:
+                _hist_increment(hv, hc, hd, r, S[r, c], maxd)
             S[r, c] += 1.0
             if wmode[r] == 0:
                 x = eta * S[r, c] - shift[r]
                 if -LO <= x <= HI:
-                    w[r, c] = math.exp(x)
+                    w[r, c] = _exp(x)
                 else:
                     rescale = True
         if rescale:
@@ -351,7 +541,7 @@ def add_items(S, eta, w, shift, wmode, items):
 # ------------------------------------------------------------------------------------------------
 # exact expected losses
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True, fastmath={"reassoc", "nsz", "contract"})
+@njit(cache=True, error_model="numpy", fastmath={"reassoc", "nsz", "contract"})
 def _ratio_sum(wr, lo, hi, wc):
     """``sum_{v in [lo, hi)} w_v / (w_v + w_c)`` (vectorised)."""
     acc = 0.0
@@ -361,7 +551,7 @@ def _ratio_sum(wr, lo, hi, wc):
     return acc
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _expit_sum(S, eta, r, lo, hi, ac):
     acc = 0.0
     for v in range(lo, hi):
@@ -369,17 +559,53 @@ def _expit_sum(S, eta, r, lo, hi, ac):
     return acc
 
 
-@njit(cache=True)
-def expected_loss_items(S, eta, w, wmode, items, out):
-    """``out[r] = sum_{c chosen} sum_{v unchosen} expit(a_v - a_c)`` (no cancellation: the
-    unchosen v are visited as the gaps between the sorted chosen items)."""
+@njit(cache=True, error_model="numpy")
+def expected_loss_items(S, eta, w, wmode, hv, hc, hd, items, out):
+    """``out[r] = sum_{c chosen} sum_{v unchosen} expit(a_v - a_c)``, exactly, per row by the
+    cheapest applicable form:
+
+    * histogram (integer scores with few distinct values): with ``m_j`` unchosen and ``k_j``
+      chosen items at value ``x_j`` (integer counts, so no cancellation),
+      ``sum_{j'} k_j' sum_j m_j expit(eta x_j - eta x_j')`` -- the same terms ``expit(a_v - a_c)``
+      grouped by value, O(#values) exp per chosen value;
+    * cached weights: ``sum_v w_v / (w_v + w_c)``, one division per term;
+    * log form: ``sum_v expit(a_v - a_c)``.
+
+    In the last two the unchosen v are visited as the gaps between the sorted chosen items.
+    """
     R, k = items.shape
     n = S.shape[1]
-    ch = np.empty(k + 1, dtype=np.int64)
+    chs = np.empty(k, dtype=np.int64)
+    mj = np.empty(n, dtype=np.int64)
+    kj = np.zeros(n, dtype=np.int64)
     for r in range(R):
-        for j in range(k):
-            ch[j] = items[r, j]
-        chs = np.sort(ch[:k])
+        d = hd[r]
+        if d >= 0 and (8 * d <= n or wmode[r] != 0):
+            for j in range(d):
+                mj[j] = hc[r, j]
+            for q in range(k):
+                j = _hist_find(hv, r, d, S[r, items[r, q]])
+                mj[j] -= 1
+                kj[j] += 1
+            tot = 0.0
+            for jc in range(d):
+                if kj[jc] == 0:
+                    continue
+                ac = eta * hv[r, jc]
+                acc = 0.0
+                for j in range(d):
+                    acc += mj[j] * _expit(eta * hv[r, j] - ac)
+                tot += kj[jc] * acc
+                kj[jc] = 0
+            out[r] = tot
+            continue
+        for j in range(k):  # insertion sort of the (few) chosen items
+            c = items[r, j]
+            q = j - 1
+            while q >= 0 and chs[q] > c:
+                chs[q + 1] = chs[q]
+                q -= 1
+            chs[q + 1] = c
         tot = 0.0
         for j in range(k):
             c = items[r, j]
@@ -400,7 +626,7 @@ def expected_loss_items(S, eta, w, wmode, items, out):
         out[r] = tot
 
 
-@njit(cache=True, fastmath={"reassoc", "nsz", "contract"})
+@njit(cache=True, error_model="numpy", fastmath={"reassoc", "nsz", "contract"})
 def _dense_w_task(ss, ws, r, i, n):
     si = ss[r, i]
     wi = ws[r, i]
@@ -411,7 +637,7 @@ def _dense_w_task(ss, ws, r, i, n):
     return acc
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _dense_log_task(ss, la, r, i, n):
     si = ss[r, i]
     ai = la[r, i]
@@ -421,27 +647,43 @@ def _dense_log_task(ss, la, r, i, n):
     return acc
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, error_model="numpy")
+def _dense_task(ss, ws, la, wmode, r, t):
+    """Task t of row r: the rows i = t and i = n - 1 - t of the triangle (cost ~n)."""
+    n = ss.shape[1]
+    i2 = n - 1 - t
+    if wmode[r] == 0:
+        acc = _dense_w_task(ss, ws, r, t, n)
+        if i2 != t:
+            acc += _dense_w_task(ss, ws, r, i2, n)
+    else:
+        acc = _dense_log_task(ss, la, r, t, n)
+        if i2 != t:
+            acc += _dense_log_task(ss, la, r, i2, n)
+    return acc
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
 def expected_loss_dense(ss, ws, la, wmode, part):
     """Pairs of a row sorted by increasing s: ``sum_{i < j} (s_j - s_i) P(i before j)``.
 
     ``ws`` holds the sorted weights (rows with ``wmode == 0``), ``la`` the sorted log-weights
-    (other rows).  Task t of a row handles i = t and i = n - 1 - t, so all tasks cost ~n; the
-    per-task sums land in ``part`` (R, ceil(n/2)) and are added in a fixed order by the caller,
-    so the result does not depend on the number of threads.
+    (other rows).  The per-task sums land in ``part`` (R, ceil(n/2)) and are added in a fixed
+    order by the caller, so the result does not depend on the number of threads.
     """
     R, n = ss.shape
     h = (n + 1) // 2
     for q in prange(R * h):
         r = q // h
         t = q - r * h
-        i2 = n - 1 - t
-        if wmode[r] == 0:
-            acc = _dense_w_task(ss, ws, r, t, n)
-            if i2 != t:
-                acc += _dense_w_task(ss, ws, r, i2, n)
-        else:
-            acc = _dense_log_task(ss, la, r, t, n)
-            if i2 != t:
-                acc += _dense_log_task(ss, la, r, i2, n)
-        part[r, t] = acc
+        part[r, t] = _dense_task(ss, ws, la, wmode, r, t)
+
+
+@njit(cache=True, error_model="numpy")
+def expected_loss_dense_serial(ss, ws, la, wmode, part):
+    """:func:`expected_loss_dense` on one thread (small problems: no thread start-up)."""
+    R, n = ss.shape
+    h = (n + 1) // 2
+    for r in range(R):
+        for t in range(h):
+            part[r, t] = _dense_task(ss, ws, la, wmode, r, t)

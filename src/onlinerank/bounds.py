@@ -97,3 +97,280 @@ def corollary32(family: str, n: int, T, k: int = 1):
 def spearman_bound(n: int, T):
     """Spearman corollary (paper §5): ``n^2 sqrt((n^2-1) T ln 2 / 12) = O(n^3 sqrt T)``."""
     return theorem31_paper(n, T, family_M("spearman", n))
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparison bounds (THEORY §3.3; paper Section 4 and §5).  Regrets of the baselines in the
+# game's units (pairwise loss; position-loss regrets are identical, THEORY §1).  All [R]:
+# standard forms of the cited results, not quotes of the paper.
+# ---------------------------------------------------------------------------------------------
+
+__all__ += [
+    "BINARY_FAMILIES",
+    "ln_factorial",
+    "hedge_loss_range",
+    "hedge_bound",
+    "hedge_bound_spearman",
+    "hedge_bound_family",
+    "fpl_parameters",
+    "fpl_bound",
+    "fpl_bound_family",
+    "permelearn_scale",
+    "permelearn_l_est",
+    "permelearn_bound",
+    "permelearn_bound_spearman",
+    "permelearn_bound_family",
+    "yasutake_bound",
+    "comparison_bound",
+    "ratio_to_theorem31",
+    "claimed_factor",
+]
+
+#: feedback families whose s is a 0/1 indicator
+BINARY_FAMILIES = ("single", "kchoice", "subset")
+
+
+def ln_factorial(n):
+    """``ln(n!)`` elementwise (exact log-gamma; no scipy)."""
+    arr = np.asarray(n, dtype=np.float64)
+    out = np.vectorize(lambda x: math.lgamma(x + 1.0), otypes=[np.float64])(arr)
+    return out if out.ndim else float(out)
+
+
+def _chosen(family: str, n, k: int):
+    """|U| per round of a binary family: 1 (single), k (kchoice), n//2 (subset: the adversaries
+    of this project play |U| = n//2)."""
+    if family == "single":
+        return 1
+    if family == "kchoice":
+        return k
+    if family == "subset":
+        return np.asarray(n) // 2
+    raise ValueError(f"family {family!r} is not binary")
+
+
+def _binary_M(family: str, n, k: int):
+    n = np.asarray(n)
+    if family == "single":
+        return (n - 1).astype(np.float64)
+    if family == "kchoice":
+        return (k * (n - k)).astype(np.float64)
+    if family == "subset":
+        return (n * n // 4).astype(np.float64)
+    raise ValueError(f"family {family!r} is not binary")
+
+
+def _family_M_vec(family: str, n, k: int = 1):
+    if family in BINARY_FAMILIES:
+        return _binary_M(family, n, k)
+    if family == "spearman":
+        n = np.asarray(n, dtype=np.float64)
+        return n * n * (n * n - 1) / 12.0
+    raise ValueError(f"no closed-form M for family {family!r}")
+
+
+def hedge_loss_range(family: str, n, k: int = 1, M=None):
+    """Per-round range ``L`` of ``ellell`` (Hedge's tuning, THEORY §3.3).
+
+    Binary families: ``L = M`` (``n-1``, ``k(n-k)``, ``floor(n^2/4)``; max ``ellell = |U|(n-|U|)``).
+    Spearman: ``(n^3-n)/6``.  Graded (needs ``M``): ``sqrt(C(n,2) M)`` by Cauchy–Schwarz,
+    ``ellell <= sum_{u<v} |s_u - s_v| <= sqrt(C(n,2) M)`` ([X]; ``M`` alone is no bound there).
+    """
+    if family in BINARY_FAMILIES:
+        return _binary_M(family, n, k)
+    nn = np.asarray(n, dtype=np.float64)
+    if family == "spearman":
+        return (nn ** 3 - nn) / 6.0
+    if family == "graded":
+        if M is None:
+            raise ValueError("hedge_loss_range: graded feedback needs M")
+        return np.sqrt(nn * (nn - 1) / 2 * M)
+    raise ValueError(f"hedge_loss_range: unknown family {family!r}")
+
+
+def hedge_bound(n, T, M):
+    """Hedge over all ``n!`` rankings, binary feedback: ``M sqrt(T ln(n!) / 2)``.
+
+    Assumptions: losses in ``[0, L]`` with ``L = M`` (binary ``s``, THEORY §3.3), ``N = n!``
+    experts, ``beta = sqrt(8 ln N / T) / L`` (Cesa-Bianchi & Lugosi 2006, Thm 2.2).
+    """
+    return M * np.sqrt(np.asarray(T, dtype=np.float64) * ln_factorial(n) / 2.0)
+
+
+def hedge_bound_spearman(n, T):
+    """Hedge over all ``n!`` rankings, Spearman feedback: ``((n^3-n)/6) sqrt(T ln(n!) / 2)``.
+
+    Loss range ``L = max ellell(pi, -sigma) = (n^3-n)/6`` (THEORY §1.1, §3.3); otherwise as
+    :func:`hedge_bound`.  ``O(n^{3.5} sqrt(T log n))``.
+    """
+    return hedge_bound(n, T, hedge_loss_range("spearman", n))
+
+
+def hedge_bound_family(family: str, n, T, k: int = 1):
+    """:func:`hedge_bound` / :func:`hedge_bound_spearman` for a named family (subsets:
+    ``L = floor(n^2/4)``)."""
+    if family == "spearman":
+        return hedge_bound_spearman(n, T)
+    return hedge_bound(n, T, _binary_M(family, n, k))
+
+
+def fpl_parameters(family: str, n, k: int = 1, M=None):
+    """``(D, R, A)`` of Kalai–Vempala for rankings as position vectors (THEORY §3.3).
+
+    ``D = floor(n^2/2)`` (l1 diameter); ``R`` = range of ``d . s``; ``A = max ||s||_1``:
+    single ``(n-1, 1)``, kchoice ``(k(n-k), k)``, subset ``(floor(n^2/4), n//2)`` (|U| = n//2),
+    spearman ``((n^3-n)/6, n(n+1)/2)``, graded (needs ``M``; FPL is invariant to a constant
+    shift of ``s``, so centre it) ``(sqrt(C(n,2) M), sqrt(M))`` [X].
+    """
+    nn = np.asarray(n)
+    D = (nn * nn // 2).astype(np.float64)
+    if family in BINARY_FAMILIES:
+        A = np.asarray(_chosen(family, nn, k), dtype=np.float64) * np.ones_like(D)
+        return D, _binary_M(family, nn, k), A
+    f = nn.astype(np.float64)
+    if family == "spearman":
+        return D, (f ** 3 - f) / 6.0, f * (f + 1) / 2.0
+    if family == "graded":
+        if M is None:
+            raise ValueError("fpl_parameters: graded feedback needs M")
+        return D, np.sqrt(f * (f - 1) / 2 * M), np.sqrt(M) * np.ones_like(D)
+    raise ValueError(f"fpl_parameters: unknown family {family!r}")
+
+
+def fpl_bound(n, T, D, R, A):
+    """Kalai–Vempala FPL (2005): ``2 sqrt(D R A T)`` at ``epsilon = sqrt(D/(R A T))``.
+
+    From ``E[cost] <= min-cost + eps R A T + D / eps`` (additive FPL with uniform noise on
+    ``[0, 1/eps]^n``; THEORY §3.3).  ``n`` is unused (kept for a uniform signature).
+    """
+    del n
+    return 2.0 * np.sqrt(np.asarray(D, dtype=np.float64) * R * A * np.asarray(T, dtype=np.float64))
+
+
+def fpl_bound_family(family: str, n, T, k: int = 1):
+    """:func:`fpl_bound` with the family's ``(D, R, A)`` from :func:`fpl_parameters`.
+
+    k-choice ``~ sqrt(2) n k sqrt((n-k) T) = O(n^{3/2} k sqrt T)``; Spearman ``~ n^{3.5} sqrt(T/6)``.
+    """
+    D, R, A = fpl_parameters(family, n, k)
+    return fpl_bound(n, T, D, R, A)
+
+
+def permelearn_scale(family: str, n, M=None):
+    """Divisor ``c`` putting the position-loss matrix ``j (s(u) - min s) / c`` into ``[0, 1]``:
+    ``n-1`` (binary), ``(n-1)^2`` (Spearman), ``(n-1) sqrt(M)`` (graded)."""
+    nn = np.asarray(n, dtype=np.float64)
+    if family in BINARY_FAMILIES:
+        return nn - 1
+    if family == "spearman":
+        return (nn - 1) ** 2
+    if family == "graded":
+        if M is None:
+            raise ValueError("permelearn_scale: graded feedback needs M")
+        return (nn - 1) * np.sqrt(M)
+    raise ValueError(f"permelearn_scale: unknown family {family!r}")
+
+
+def permelearn_l_est(family: str, n, T, k: int = 1):
+    """``L_est >= L_best`` in scaled units: the loss of a uniformly random ranking over T rounds.
+
+    Binary ``T |U| / 2`` (single ``T/2``, k-choice ``T k/2``, subsets ``T (n//2)/2``), Spearman
+    ``T n / 4``, graded ``T n / 2``.
+    """
+    T = np.asarray(T, dtype=np.float64)
+    if family in BINARY_FAMILIES:
+        return T * _chosen(family, n, k) / 2.0
+    if family == "spearman":
+        return T * np.asarray(n, dtype=np.float64) / 4.0
+    if family == "graded":
+        return T * np.asarray(n, dtype=np.float64) / 2.0
+    raise ValueError(f"permelearn_l_est: unknown family {family!r}")
+
+
+def _hw(n, l_est):
+    """Helmbold–Warmuth 2009 (Thm 5 as quoted in THEORY §3.3): ``sqrt(2 L_est n ln n) + n ln n``
+    for loss matrices in ``[0,1]^{n x n}`` and ``eta = ln(1 + sqrt(2 n ln n / L_est))``."""
+    nn = np.asarray(n, dtype=np.float64)
+    nln = nn * np.log(nn)
+    return np.sqrt(2.0 * l_est * nln) + nln
+
+
+def permelearn_bound(n, T, k: int = 1):
+    """PermELearn, binary feedback with ``|U| = k``: ``(n-1)(sqrt(T k n ln n) + n ln n)``.
+
+    Encoding ``L_t(u, j) = (j-1) s_t(u)/(n-1)`` in ``[0,1]``, ``L_best <= L_est = T k/2``; HW's
+    bound times the scale ``n-1`` (THEORY §3.3).  ``O(n^{3/2} sqrt(T k log n))``.
+    """
+    nn = np.asarray(n, dtype=np.float64)
+    return (nn - 1) * _hw(nn, np.asarray(T, dtype=np.float64) * k / 2.0)
+
+
+def permelearn_bound_spearman(n, T):
+    """PermELearn, Spearman feedback: ``(n-1)^2 (n sqrt(T ln n / 2) + n ln n)`` [X derivation].
+
+    Encoding ``L_t(u, j) = (j-1)(n - sigma_t(u))/(n-1)^2`` in ``[0,1]`` (``s = -sigma`` shifted
+    by ``n``; a constant shift only adds column constants), ``L_best <= L_est = T n/4`` (a uniform
+    ranking: ``sum_u (n - sigma(u)) (n-1)/2 / (n-1)^2 = n/4`` per round); HW's bound
+    ``sqrt(2 L_est n ln n) + n ln n`` times the scale ``(n-1)^2``.  ``O(n^3 sqrt(T log n))``.
+    """
+    nn = np.asarray(n, dtype=np.float64)
+    return (nn - 1) ** 2 * _hw(nn, np.asarray(T, dtype=np.float64) * nn / 4.0)
+
+
+def permelearn_bound_family(family: str, n, T, k: int = 1):
+    """PermELearn's bound ``c (sqrt(2 L_est n ln n) + n ln n)`` for a named family
+    (:func:`permelearn_scale`, :func:`permelearn_l_est`)."""
+    return permelearn_scale(family, n) * _hw(n, permelearn_l_est(family, n, T, k))
+
+
+def yasutake_bound(n, T):
+    """Yasutake et al. (2011/2012), order form only: ``n^2 sqrt(T ln n)`` with unit constant
+    (THEORY §3.3 quotes ``O(n^2 sqrt(T ln n))`` as context; the constant is not known here)."""
+    nn = np.asarray(n, dtype=np.float64)
+    return nn * nn * np.sqrt(np.asarray(T, dtype=np.float64) * np.log(nn))
+
+
+def comparison_bound(method: str, family: str, n, T, k: int = 1):
+    """The regret bound of ``method`` in {"hedge", "fpl", "permelearn"} for a named family."""
+    if method == "hedge":
+        return hedge_bound_family(family, n, T, k)
+    if method == "fpl":
+        return fpl_bound_family(family, n, T, k)
+    if method == "permelearn":
+        return permelearn_bound_family(family, n, T, k)
+    raise ValueError(f"unknown method {method!r}; choose hedge, fpl or permelearn")
+
+
+def ratio_to_theorem31(method: str, family: str, n, T, k: int = 1):
+    """``comparison_bound / theorem31_paper`` with the family's exact M (Corollary 3.2 / the
+    Spearman corollary): how much weaker the baseline's guarantee is than Theorem 3.1's."""
+    M = _family_M_vec(family, n, k)
+    return comparison_bound(method, family, n, T, k) / theorem31_paper(n, T, M)
+
+
+def claimed_factor(method: str, family: str, n, k: int = 1):
+    """The growth of :func:`ratio_to_theorem31` claimed in the paper (THEORY §3.3 [P]), without
+    constants: Hedge ``sqrt(log n)`` single, ``sqrt(k log n)`` k-choice, ``sqrt(n log n)``
+    subsets and Spearman; FPL ``sqrt(k)`` (binary k-choice, 1 single), ``sqrt(n)`` subsets and
+    Spearman (``n^{3.5}`` vs ``n^3``); PermELearn ``sqrt(log n)`` (for ``T >> n log n``, where
+    HW's additive ``n ln n`` term is negligible)."""
+    nn = np.asarray(n, dtype=np.float64)
+    ln = np.log(nn)
+    table = {
+        ("hedge", "single"): np.sqrt(ln),
+        ("hedge", "kchoice"): np.sqrt(k * ln),
+        ("hedge", "subset"): np.sqrt(nn * ln),
+        ("hedge", "spearman"): np.sqrt(nn * ln),
+        ("fpl", "single"): np.ones_like(nn),
+        ("fpl", "kchoice"): np.sqrt(k) * np.ones_like(nn),
+        ("fpl", "subset"): np.sqrt(nn),
+        ("fpl", "spearman"): np.sqrt(nn),
+        ("permelearn", "single"): np.sqrt(ln),
+        ("permelearn", "kchoice"): np.sqrt(ln),
+        ("permelearn", "subset"): np.sqrt(ln),
+        ("permelearn", "spearman"): np.sqrt(ln),
+    }
+    try:
+        return table[(method, family)]
+    except KeyError:
+        raise ValueError(f"no claimed factor for ({method!r}, {family!r})") from None

@@ -39,7 +39,8 @@ from .simulate import SimResult, simulate
 
 __all__ = [
     "STAGES", "ConfigError", "Cell", "validate_config", "config_digest", "cells_of",
-    "stage_cells", "find_cell", "run_block", "save_result", "load_result", "aggregate",
+    "stage_cells", "groups_of", "find_group", "run_block", "run_group_block", "save_results",
+    "load_results", "aggregate",
     "aggregate_stage", "bounds_rows", "write_csv", "atomic_write_text",
 ]
 
@@ -66,11 +67,18 @@ class Cell:
     T: int
     replicates: int
     block_size: int
+    sample: bool = True
 
     @property
     def path(self) -> str:
         return (f"{self.stage}/{self.experiment}/{self.adversary}/{self.learner}/"
                 f"{self.family}_n{self.n}_k{self.k}_T{self.T}")
+
+    @property
+    def group(self) -> str:
+        """The job directory: one job simulates every learner and horizon T of a grid point
+        (Python and numba start-up dominate small cells, so cells are batched per job)."""
+        return f"{self.stage}/{self.experiment}/{self.adversary}/{self.family}_n{self.n}_k{self.k}"
 
     @property
     def blocks(self) -> int:
@@ -87,6 +95,19 @@ class Cell:
 
     def game(self, M: float | None = None) -> Game:
         return Game(n=self.n, T=self.T, family=self.family, k=self.k, M=M)
+
+
+def cell_game(config: dict, cell: Cell) -> Game:
+    """The cell's :class:`Game`; graded feedback takes M from its adversary (``adv.M(n)``)."""
+    M = None
+    if cell.family == "graded":
+        aspec = config["adversaries"][cell.adversary]
+        adv = make_adversary(aspec["name"], **_spec_params(aspec))
+        if not hasattr(adv, "M"):
+            raise ConfigError(f"config error at adversaries.{cell.adversary}: adversary "
+                              f"{aspec['name']!r} cannot state M for graded feedback")
+        M = float(adv.M(cell.n))
+    return cell.game(M)
 
 
 def _fail(key: str, value, why: str) -> None:
@@ -154,7 +175,7 @@ def validate_config(config: dict) -> None:
                 _fail(f"{where}.replicates", reps, "must be a positive integer")
         for cell in cells_of(config, stage):
             try:
-                game = cell.game()
+                game = cell_game(config, cell)
             except ValueError as e:
                 _fail(f"{stage}.experiments[{cell.experiment}]", (cell.n, cell.k, cell.T), str(e))
             try:
@@ -187,7 +208,8 @@ def cells_of(config: dict, stage: str = "upper") -> list[Cell]:
                     for k in ex.get("k", [1]):
                         for T in ex["T"]:
                             cells.append(Cell(stage, ex["name"], adv, lrn, ex["family"], int(n),
-                                              int(k), int(T), int(ex["replicates"]), bs))
+                                              int(k), int(T), int(ex["replicates"]), bs,
+                                              bool(ex.get("sample", True))))
     return cells
 
 
@@ -196,12 +218,30 @@ def stage_cells(config: dict) -> dict[str, list[Cell]]:
     return {s: cells_of(config, s) for s in STAGES if config.get(s)}
 
 
-def find_cell(config: dict, path: str) -> Cell:
-    for stage in STAGES:
-        for c in cells_of(config, stage):
-            if c.path == path:
-                return c
-    raise KeyError(f"no cell {path!r} in the config")
+def groups_of(config: dict, stage: str) -> dict[str, list[Cell]]:
+    """Cells of a stage grouped by job directory (all horizons T of one grid point), T-sorted."""
+    out: dict[str, list[Cell]] = {}
+    for c in cells_of(config, stage):
+        out.setdefault(c.group, []).append(c)
+    return out
+
+
+def find_group(config: dict, group: str) -> list[Cell]:
+    """The cells of job directory ``group`` (raises ``KeyError`` if the config has none)."""
+    stage = group.split("/", 1)[0]
+    if stage in STAGES:
+        cells = groups_of(config, stage).get(group)
+        if cells:
+            return cells
+    raise KeyError(f"no cells {group!r} in the config")
+
+
+def run_group_block(config: dict, group: str, block: int,
+                    progress=None) -> dict[tuple[str, int], SimResult]:
+    """Simulate block ``block`` of every cell (every learner and T) of job directory ``group``;
+    keys are (learner label, T)."""
+    return {(c.learner, c.T): run_block(config, c, block, progress)
+            for c in find_group(config, group)}
 
 
 def run_block(config: dict, cell: Cell, block: int, progress=None) -> SimResult:
@@ -211,9 +251,9 @@ def run_block(config: dict, cell: Cell, block: int, progress=None) -> SimResult:
     learner = make_learner(lspec["name"], **_spec_params(lspec))
     adversary = make_adversary(aspec["name"], **_spec_params(aspec))
     lo, hi = cell.block_range(block)
-    res = simulate(learner, adversary, cell.game(), hi - lo, seed=int(config["seed"]),
+    res = simulate(learner, adversary, cell_game(config, cell), hi - lo, seed=int(config["seed"]),
                    cell=cell.stream_names, rep_start=lo, learner_label=cell.learner,
-                   K=int(config.get("checkpoints", 12)), progress=progress)
+                   K=int(config.get("checkpoints", 12)), sample=cell.sample, progress=progress)
     res.meta.update({"cell": cell.path, "block": block, "learner_label": cell.learner,
                      "adversary_label": cell.adversary})
     return res
@@ -224,14 +264,21 @@ def _atomic_target(path: Path) -> tuple[int, str]:
     return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
 
 
-def save_result(res: SimResult, path: str | os.PathLike) -> None:
-    """Write a block's arrays to ``.npz`` atomically (temp file + rename; no pickles)."""
+def save_results(results: dict[tuple[str, int], SimResult], path: str | os.PathLike) -> None:
+    """Write the blocks of several cells to one ``.npz`` atomically (temp file + rename; no
+    pickles).  Arrays are stored as ``{learner}|T{T}|{name}``."""
+    arrays = {}
+    for (lab, T), res in sorted(results.items()):
+        p = f"{lab}|T{T}|"
+        arrays.update({p + "t": res.t, p + "loss": res.loss, p + "exp_loss": res.exp_loss,
+                       p + "best": res.best, p + "reps": res.reps,
+                       p + "meta": np.array(json.dumps(res.meta, sort_keys=True))})
+        arrays.update({f"{p}extra_{k}": v for k, v in sorted(res.extra.items())})
     path = Path(path)
     fd, tmp = _atomic_target(path)
     try:
         with os.fdopen(fd, "wb") as f:
-            np.savez(f, t=res.t, loss=res.loss, exp_loss=res.exp_loss, best=res.best,
-                     reps=res.reps, meta=np.array(json.dumps(res.meta, sort_keys=True)))
+            np.savez(f, **arrays)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -239,11 +286,18 @@ def save_result(res: SimResult, path: str | os.PathLike) -> None:
         raise
 
 
-def load_result(path: str | os.PathLike) -> SimResult:
-    """Read a block written by :func:`save_result` (``allow_pickle=False``)."""
+def load_results(path: str | os.PathLike) -> dict[tuple[str, int], SimResult]:
+    """Read a file written by :func:`save_results` (``allow_pickle=False``)."""
+    out = {}
     with np.load(path, allow_pickle=False) as z:
-        return SimResult(z["t"], z["loss"], z["exp_loss"], z["best"], z["reps"],
-                         json.loads(str(z["meta"])))
+        keys = sorted({tuple(k.split("|")[:2]) for k in z.files})
+        for lab, Tt in keys:
+            p = f"{lab}|{Tt}|"
+            extra = {k[len(p) + 6:]: z[k] for k in z.files if k.startswith(p + "extra_")}
+            out[(lab, int(Tt[1:]))] = SimResult(z[p + "t"], z[p + "loss"], z[p + "exp_loss"],
+                                                z[p + "best"], z[p + "reps"],
+                                                json.loads(str(z[p + "meta"])), extra)
+    return out
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
@@ -303,6 +357,8 @@ def aggregate(cell: Cell, results: list[SimResult]) -> list[dict]:
         "exp_loss": np.concatenate([r.exp_loss for r in results]),
         "loss": np.concatenate([r.loss for r in results]),
         "best": np.concatenate([r.best for r in results]),
+        **{name: np.concatenate([r.extra[name] for r in results])
+           for name in sorted(results[0].extra)},
     }
     meta = results[0].meta
     rows = []
@@ -322,15 +378,15 @@ def aggregate(cell: Cell, results: list[SimResult]) -> list[dict]:
 
 def aggregate_stage(config: dict, stage: str, block_paths: list[str]) -> list[dict]:
     """Tidy rows of every cell of ``stage`` from its block files (matched by cell directory)."""
-    by_dir: dict[str, list[SimResult]] = {}
+    by_dir: dict[str, list[dict[tuple[str, int], SimResult]]] = {}
     for p in block_paths:
-        by_dir.setdefault(Path(p).parent.as_posix(), []).append(load_result(p))
+        by_dir.setdefault(Path(p).parent.as_posix(), []).append(load_results(p))
     rows = []
     for c in cells_of(config, stage):
-        hits = [d for d in by_dir if d == c.path or d.endswith("/sim/" + c.path)]
+        hits = [d for d in by_dir if d == c.group or d.endswith("/sim/" + c.group)]
         if len(hits) != 1:
-            raise ValueError(f"expected the blocks of {c.path} exactly once, found {len(hits)}")
-        rows.extend(aggregate(c, by_dir[hits[0]]))
+            raise ValueError(f"expected the blocks of {c.group} exactly once, found {len(hits)}")
+        rows.extend(aggregate(c, [blocks[(c.learner, c.T)] for blocks in by_dir[hits[0]]]))
     return rows
 
 
@@ -344,7 +400,7 @@ def bounds_rows(config: dict, stage: str) -> list[dict]:
 
     seen = {}
     for c in cells_of(config, stage):
-        g = c.game()
+        g = cell_game(config, c)
         seen[(c.family, c.n, c.k, c.T)] = g
     rows = []
     for (family, n, k, T), g in sorted(seen.items()):

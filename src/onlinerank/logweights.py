@@ -17,8 +17,13 @@ The cache (private): per replicate r a shift ``shift_r`` and weights
   ``max a - min a`` exceeds 600 is marked for the log form: its losses use ``expit`` of differences
   of log-weights and its samplers the log-form keys, which cannot over/underflow.
 
-The plain-numpy definitions the compiled kernels reproduce are in :meth:`LogWeights.reference_loss_items`
-and :meth:`LogWeights.reference_loss_dense`.
+Second cache, for choice feedback (integer scores): per replicate a histogram of the score values
+(sorted distinct values and their counts), updated in O(#values) when one item moves from S to
+S + 1.  Items with equal scores have equal terms ``expit(a_v - a_c)``, so the single-choice
+expected loss costs O(#distinct values) instead of O(n) (see ``_kernels.expected_loss_items``).
+
+The plain-numpy definitions that the compiled kernels reproduce are
+:meth:`LogWeights.reference_loss_items` and :meth:`LogWeights.reference_loss_dense`.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ import numpy as np
 from .samplers import _kern, _pl_sample, _qs_sample, _seeds, expit, pair_probs
 
 __all__ = ["LogWeights"]
+
+#: dense expected losses with at least this many ordered pairs per call use both cores
+_PARALLEL_PAIRS = 1 << 18
 
 
 class LogWeights:
@@ -41,8 +49,14 @@ class LogWeights:
         self._w = np.ones((int(reps), int(n)))  # exp(a - shift), valid where _wmode == 0
         self._shift = np.zeros(int(reps))
         self._wmode = np.zeros(int(reps), dtype=np.int8)  # 0: cached weights valid, 1: decide/log
+        # histogram of integer scores: sorted distinct values, counts, number of values (-1: off)
+        self._maxd = max(1, int(n) // 4)
+        self._hv = np.zeros((int(reps), self._maxd + 1))
+        self._hc = np.zeros((int(reps), self._maxd + 1), dtype=np.int64)
+        self._hc[:, 0] = int(n)
+        self._hd = np.full(int(reps), 1 if n > 0 else 0, dtype=np.int64)
 
-    # --- state -------------------------------------------------------------------------------------
+    # --- state ---------------------------------------------------------------------------------
     @property
     def eta(self) -> float:
         """Learning rate; assigning it rebuilds the caches."""
@@ -50,6 +64,8 @@ class LogWeights:
 
     @eta.setter
     def eta(self, value: float) -> None:
+        if not np.isfinite(float(value)):
+            raise ValueError("eta must be finite")
         self._eta = float(value)
         self._refresh()
 
@@ -78,14 +94,17 @@ class LogWeights:
         """Recompute the weight cache of every row from scratch."""
         if not np.all(np.isfinite(self._S)):
             raise ValueError("scores must be finite")
-        _kern().refresh_all(self._S, self._eta, self._w, self._shift, self._wmode)
+        K = _kern()
+        K.refresh_all(self._S, self._eta, self._w, self._shift, self._wmode)
+        K.hist_build(self._S, self._hv, self._hc, self._hd, self._maxd)
 
     # --- updates -------------------------------------------------------------------------------
     def add_items(self, items: np.ndarray) -> None:
         """``S[r, items[r]] += 1`` (binary feedback given by its chosen items, shape (R, k),
         distinct within a row)."""
         items = self._items(items)
-        _kern().add_items(self._S, self._eta, self._w, self._shift, self._wmode, items)
+        _kern().add_items(self._S, self._eta, self._w, self._shift, self._wmode,
+                          self._hv, self._hc, self._hd, self._maxd, items)
 
     def add_dense(self, s: np.ndarray) -> None:
         """``S += s`` for dense feedback (R, n)."""
@@ -102,16 +121,22 @@ class LogWeights:
             raise ValueError(f"items must have shape ({R}, k), got {items.shape}")
         if items.size and (items.min() < 0 or items.max() >= n):
             raise ValueError(f"item ids must lie in 0..{n - 1}")
+        if items.shape[1] > 1:
+            srt = np.sort(items, axis=1)
+            if np.any(srt[:, 1:] == srt[:, :-1]):
+                raise ValueError("an item is repeated within a row of chosen items")
         return items
 
     # --- exact expected losses (THEORY §2.5) ---------------------------------------------------
     def expected_loss_items(self, items: np.ndarray) -> np.ndarray:
         """``E[ellell]`` when the chosen items are ``items`` (R, k): sum over chosen c and unchosen
-        v of ``P(v before c) = expit(a_v - a_c)``.  O(kn) per replicate (one division per term
-        with the cached weights).  Plain-numpy definition: :meth:`reference_loss_items`."""
+        v of ``P(v before c) = expit(a_v - a_c)``.  Per replicate O(k * #distinct scores) with
+        the histogram (integer scores), else O(kn) with one division per term (cached weights) or
+        one ``expit`` per term (log form).  Plain-numpy definition: :meth:`reference_loss_items`."""
         items = self._items(items)
         out = np.empty(self._S.shape[0])
-        _kern().expected_loss_items(self._S, self._eta, self._w, self._wmode, items, out)
+        _kern().expected_loss_items(self._S, self._eta, self._w, self._wmode,
+                                    self._hv, self._hc, self._hd, items, out)
         return out
 
     def expected_loss_dense(self, s: np.ndarray) -> np.ndarray:
@@ -130,7 +155,10 @@ class LogWeights:
         ws = np.ascontiguousarray(np.take_along_axis(self._w, order, axis=1))
         la = np.ascontiguousarray(np.take_along_axis(self._S, order, axis=1)) * self._eta
         part = np.empty((R, (n + 1) // 2))
-        _kern().expected_loss_dense(ss, ws, la, self._wmode, part)
+        K = _kern()
+        parallel = R * n * n >= _PARALLEL_PAIRS
+        kernel = K.expected_loss_dense if parallel else K.expected_loss_dense_serial
+        kernel(ss, ws, la, self._wmode, part)
         return part.sum(axis=1)
 
     def reference_loss_items(self, items: np.ndarray) -> np.ndarray:

@@ -7,7 +7,8 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["use_style", "stamp", "save_figure", "read_table", "SAMPLER_STYLE", "plain_log_axis"]
+__all__ = ["use_style", "stamp", "save_figure", "read_table", "SAMPLER_STYLE", "plain_log_axis",
+           "figure_context", "finish"]
 
 SAMPLER_STYLE = {
     "plackett-luce": {"color": "#1f77b4", "marker": "o", "ls": "-", "mfc": "#1f77b4",
@@ -78,3 +79,97 @@ def read_table(path: str | os.PathLike) -> list[dict]:
 
     with open(path, newline="") as f:
         return [{k: conv(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def figure_context(snakemake):
+    """Common start of a figure script: style, logger, config digest and commit for the stamp."""
+    from .experiments import config_digest
+    from .provenance import git_commit
+
+    use_style()
+    return config_digest(snakemake.config), git_commit()
+
+
+def finish(fig, snakemake, digest: str, commit: str) -> None:
+    """Stamp and save a figure to the rule's ``png`` and ``pdf`` outputs."""
+    stamp(fig, digest, commit)
+    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+
+
+LEARNER_COLORS = {"ftl": "#7f7f7f", "uniform": "#bcbd22", "hedge": "#2ca02c", "fpl": "#ff7f0e",
+                  "permelearn": "#9467bd"}
+
+
+def learner_style(spec: dict, label: str) -> dict:
+    """Line style for a learner spec (OnlineRank by sampler, baselines by name)."""
+    if spec.get("name") == "onlinerank":
+        st = dict(SAMPLER_STYLE.get(spec.get("sampler", "plackett-luce")))
+        if spec.get("eta", "paper") != "paper":
+            st["label"] += f" (η={spec['eta']})"
+        return st
+    return {"color": LEARNER_COLORS.get(spec.get("name")), "marker": "^", "ls": "-.",
+            "mfc": "none", "label": label}
+
+
+def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *,
+                  bound_fn=None):
+    """Figure: mean exact expected regret at t = T vs T (log-log), one panel per (family, n, k,
+    adversary), learners with 95% bands, and Theorem 3.1 curves from ``bnd`` keyed by
+    (family, n, k, T).  Returns the figure."""
+    from collections import defaultdict
+
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    rows = [r for r in rows if r["metric"] == "regret" and r["t"] == r["T"]]
+    panels = defaultdict(list)
+    for r in rows:
+        panels[(r["family"], r["n"], r["k"], r["adversary"])].append(r)
+    keys = sorted(panels)
+    ncol = min(4, len(keys))
+    nrow = int(np.ceil(len(keys) / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(max(9.0, 3.3 * ncol + 0.3), 2.9 * nrow + 1.3),
+                             squeeze=False)
+    handles = {}
+    for ax, key in zip(axes.flat, keys, strict=False):
+        fam, n, k, adv = key
+        sub = panels[key]
+        Ts = sorted({r["T"] for r in sub})
+        b = [bnd[(fam, n, k, T)] for T in Ts]
+        ax.plot(Ts, [x["bound_paper"] for x in b], "k-", lw=1.2,
+                label=r"Thm 3.1: $n\sqrt{TM\ln 2}$")
+        ax.plot(Ts, [x["bound_sharp"] for x in b], "k--", lw=1.0,
+                label=r"sharp bound at $\eta_p$: $\binom{n}{2}\ln 2/\eta_p+\eta_p TM/2$")
+        ax.plot(Ts, [x["bound_optimal"] for x in b], "k:", lw=1.0,
+                label=r"sharp bound at $\eta^*$")
+        by_learner = defaultdict(list)
+        for r in sub:
+            by_learner[r["learner"]].append(r)
+        for lab, rs in sorted(by_learner.items()):
+            rs.sort(key=lambda r: r["T"])
+            st = learner_style(learners.get(lab, {}), lab)
+            T = np.array([r["T"] for r in rs], float)
+            m = np.array([r["mean"] for r in rs])
+            se = np.nan_to_num(np.array([r["sem"] for r in rs]))
+            exact = all(r["exact"] for r in rs)
+            ax.plot(T, m, marker=st["marker"], ls=st["ls"], color=st["color"], mfc=st["mfc"],
+                    label=f"{st['label']}" + ("" if exact else " (E[loss] by Monte Carlo)"))
+            ax.fill_between(T, np.maximum(m - 1.96 * se, 1e-9), m + 1.96 * se, color=st["color"],
+                            alpha=0.18, lw=0)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        plain_log_axis(ax)
+        ax.set_xlabel("horizon T (rounds)")
+        ax.set_ylabel("E[regret] (pairwise loss)")
+        ax.set_title(f"{adv}: {fam}, n={n}" + (f", k={k}" if fam == "kchoice" else "")
+                     + f", {sub[0]['reps']} reps", fontsize=9)
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(lab, h)
+    for ax in axes.flat[len(keys):]:
+        ax.set_visible(False)
+    fig.legend(list(handles.values()), list(handles), loc="lower center",
+               ncol=3 if len(handles) > 4 else 2, frameon=False, fontsize=7.5)
+    fig.suptitle(title + " — means with 95% bands (normal, per cell)")
+    legend_rows = int(np.ceil(len(handles) / (3 if len(handles) > 4 else 2)))
+    fig.tight_layout(rect=(0, min(0.3, 0.035 * legend_rows * (3 / nrow) + 0.02), 1, 1))
+    return fig

@@ -29,7 +29,10 @@ re-sorted by their untruncated keys, so the result is the exact ``argsort`` of t
 
 QuickSort (Algorithm 2).  In place, with an explicit stack: a uniform pivot p, then every other
 item x goes before p with probability ``w_x / (w_x + w_p)``, tested as ``U (w_x + w_p) < w_x``
-on weights ``exp(a - max a)`` (log form ``U < expit(a_x - a_p)`` for rows of range > 600).
+on weights ``exp(a - max a)`` (log form ``U < expit(a_x - a_p)`` for rows of range > 600).  The
+items are moved as single float64 records (weight with the item id in its low mantissa bits);
+the few coins whose outcome that packing could change are recomputed from the exact weights with
+the same uniform, so the orders are exactly those of the unpacked algorithm.
 
 Randomness of the fast samplers: row r of ``*_rows`` reads nothing but ``seeds[r]`` (a counter-based
 SplitMix64 stream), so a row's order does not depend on the other rows of the batch;
@@ -124,10 +127,11 @@ def _pl_sample(S, eta, w, wmode, seeds, lowbits=None):
     return out
 
 
-def _qs_sample(S, eta, w, wmode, seeds):
+def _qs_sample(S, eta, w, wmode, seeds, lowbits=None):
     """Shared fast QuickSort path (also used by ``LogWeights.sample``)."""
     out = np.empty(S.shape, dtype=np.int64)
-    if not _kern().qs_rows(S, eta, w, wmode, seeds, out):
+    lb = _lowbits(S.shape[1]) if lowbits is None else int(lowbits)
+    if not _kern().qs_rows(S, eta, w, wmode, seeds, out, lb):
         raise ValueError("logw must be finite")
     return out
 
@@ -168,7 +172,8 @@ def _draw_seeds(rng: np.random.Generator, m: int) -> np.ndarray:
     return rng.integers(0, 2**64, size=m, dtype=np.uint64)
 
 
-def plackett_luce(logw: np.ndarray, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
+def plackett_luce(logw: np.ndarray, rng: np.random.Generator,
+                  size: int | None = None) -> np.ndarray:
     """Plackett–Luce orders (Algorithm 3) by the exponential race (Gumbel-max trick).
 
     ``order = argsort(log E_u - a_u)`` with ``E_u ~ Exp(1)`` i.i.d. is the PL law exactly

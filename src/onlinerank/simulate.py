@@ -51,6 +51,8 @@ class SimResult:
     best: np.ndarray
     reps: np.ndarray
     meta: dict = field(default_factory=dict)
+    #: optional per-checkpoint metrics from ``adversary.checkpoint_metrics(learner)``, name -> (R, K)
+    extra: dict = field(default_factory=dict)
 
     @property
     def regret(self) -> np.ndarray:
@@ -93,6 +95,8 @@ def simulate(learner: Learner, adversary: Adversary, game: Game, reps: int = 1, 
     loss = np.zeros(reps)
     exp_loss = np.zeros(reps)
     has_exp = True
+    metrics_fn = getattr(adversary, "checkpoint_metrics", None)
+    extra: dict[str, np.ndarray] = {}
     j = 0
     step = max(1, T // 100)
     t0 = time.perf_counter()
@@ -114,6 +118,9 @@ def simulate(learner: Learner, adversary: Adversary, game: Game, reps: int = 1, 
             if has_exp:
                 out_exp[:, j] = exp_loss
             out_best[:, j] = hindsight_loss(S, abs_total)
+            if metrics_fn is not None:
+                for name, val in metrics_fn(learner).items():
+                    extra.setdefault(name, np.full((reps, cps.size), np.nan))[:, j] = val
             j += 1
         if progress is not None and (t % step == 0 or t == T):
             progress(t, T)
@@ -125,7 +132,7 @@ def simulate(learner: Learner, adversary: Adversary, game: Game, reps: int = 1, 
         "exact_expected_loss": bool(has_exp and learner.exact),
         "sampled": bool(sample), "seconds": time.perf_counter() - t0,
     }
-    return SimResult(cps, out_loss, out_exp, out_best, ids, meta)
+    return SimResult(cps, out_loss, out_exp, out_best, ids, meta, extra)
 
 
 def exact_expected_regret(s: np.ndarray, eta: float) -> float:

@@ -400,3 +400,25 @@ def brute_force_worst_regret(
     if return_argmax:
         return best_val, best_seq
     return best_val
+
+
+def worst_case_rows(cases: list[dict]) -> list[dict]:
+    """Pipeline table: exact worst case for each ``{family, n, k, T: [...], eta_factor: [...]}``.
+
+    ``eta_factor`` multiplies the paper's eta (default ``[1.0]``); Theorem 3.1's sharp bound holds
+    for every eta (THEORY §3.2 [X]), so every row must have ``value <= bound_sharp``.
+    """
+    rows = []
+    for case in cases:
+        fam, n, k = case.get("family", "choice"), int(case["n"]), int(case.get("k", 1))
+        for T in case["T"]:
+            eta_p = paper_eta(n, int(T), complexity_M(n, fam, k))
+            for f in case.get("eta_factor", [1.0]):
+                r = exact_worst_regret(n, int(T), k=k, eta=eta_p * float(f), family=fam,
+                                       return_argmax=False)
+                rows.append({"family": fam, "n": n, "k": k, "T": int(T), "eta_factor": float(f),
+                             "eta": r.eta, "M": r.M, "value": r.value,
+                             "bound_thm31": r.bound_thm31, "bound_sharp": r.bound_sharp,
+                             "ratio_thm31": r.ratio_thm31, "ratio_sharp": r.ratio_sharp,
+                             "states": r.n_states})
+    return rows

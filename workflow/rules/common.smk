@@ -4,7 +4,7 @@
 import glob
 import os
 
-from onlinerank.experiments import STAGES, cells_of
+from onlinerank.experiments import STAGES, groups_of
 
 RES = config.get("results_dir", "results")
 FIG = config.get("figures_dir", "figures")
@@ -13,11 +13,12 @@ PKG = sorted(glob.glob(os.path.join(workflow.basedir, "src", "onlinerank", "**",
 
 
 wildcard_constraints:
-    cell=r"[^/]+/[^/]+/[^/]+/[^/]+/[^/]+",
+    cell=r"[^/]+/[^/]+/[^/]+/[^/]+",
     block=r"\d+",
     stage="|".join(STAGES),
 
 
 def block_files(stage):
-    return [f"{RES}/sim/{c.path}/b{b}.npz" for c in cells_of(config, stage)
-            for b in range(c.blocks)]
+    """One file per (job directory, replicate block); a job simulates every T of its grid point."""
+    return [f"{RES}/sim/{g}/b{b}.npz" for g, cells in groups_of(config, stage).items()
+            for b in range(cells[0].blocks)]

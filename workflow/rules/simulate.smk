@@ -8,8 +8,6 @@ rule simulate:
         f"{RES}/sim/{{cell}}/b{{block}}.npz",
     log:
         f"{RES}/logs/sim/{{cell}}/b{{block}}.log",
-    group:
-        "simulate"
     conda:
         "../../environment.yml"
     script:

@@ -1,15 +1,13 @@
 # Upper-bound experiments (Theorem 3.1, Corollary 3.2): bounds and figures from the tidy tables.
 
 
-rule bounds_upper:
+rule bounds:
     input:
         code=PKG,
     output:
-        f"{RES}/tables/bounds_upper.csv",
+        f"{RES}/tables/bounds_{{stage}}.csv",
     log:
-        f"{RES}/logs/bounds_upper.log",
-    params:
-        stage="upper",
+        f"{RES}/logs/bounds_{{stage}}.log",
     conda:
         "../../environment.yml"
     script:
@@ -19,7 +17,7 @@ rule bounds_upper:
 rule figure_regret_vs_T:
     input:
         table=f"{RES}/tables/sim_upper.csv",
-        bounds=rules.bounds_upper.output[0],
+        bounds=f"{RES}/tables/bounds_upper.csv",
         script="workflow/scripts/figures/regret_vs_T.py",
     output:
         png=f"{FIG}/regret_vs_T.png",
@@ -30,3 +28,78 @@ rule figure_regret_vs_T:
         "../../environment.yml"
     script:
         "../scripts/figures/regret_vs_T.py"
+
+
+rule worst_case_table:
+    input:
+        code=PKG,
+    output:
+        f"{RES}/tables/worst_case.csv",
+    log:
+        f"{RES}/logs/worst_case.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/worst_case_table.py"
+
+
+rule claims_upper:
+    input:
+        sim=f"{RES}/tables/sim_upper.csv",
+        bounds=f"{RES}/tables/bounds_upper.csv",
+        worst_case=rules.worst_case_table.output[0],
+        code=PKG,
+    output:
+        f"{RES}/claims/upper.csv",
+    log:
+        f"{RES}/logs/claims_upper.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/claims_upper.py"
+
+
+rule figure_regret_ratio_heatmap:
+    input:
+        table=f"{RES}/tables/sim_upper.csv",
+        bounds=f"{RES}/tables/bounds_upper.csv",
+        script="workflow/scripts/figures/regret_ratio_heatmap.py",
+    output:
+        png=f"{FIG}/regret_ratio_heatmap.png",
+        pdf=f"{FIG}/regret_ratio_heatmap.pdf",
+    log:
+        f"{RES}/logs/figure_regret_ratio_heatmap.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/figures/regret_ratio_heatmap.py"
+
+
+rule figure_exponents:
+    input:
+        claims=rules.claims_upper.output[0],
+        script="workflow/scripts/figures/exponents.py",
+    output:
+        png=f"{FIG}/exponents.png",
+        pdf=f"{FIG}/exponents.pdf",
+    log:
+        f"{RES}/logs/figure_exponents.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/figures/exponents.py"
+
+
+rule figure_worst_case:
+    input:
+        table=rules.worst_case_table.output[0],
+        script="workflow/scripts/figures/worst_case.py",
+    output:
+        png=f"{FIG}/worst_case.png",
+        pdf=f"{FIG}/worst_case.pdf",
+    log:
+        f"{RES}/logs/figure_worst_case.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/figures/worst_case.py"

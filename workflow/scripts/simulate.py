@@ -1,4 +1,4 @@
-"""Simulate one replicate block of one cell (thin glue around onlinerank.experiments)."""
+"""Simulate one replicate block of every cell (every T) of one job directory (thin glue)."""
 
 import sys
 from pathlib import Path
@@ -6,20 +6,22 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import setup_log  # noqa: E402
 
-from onlinerank.experiments import find_cell, run_block, save_result  # noqa: E402
+from onlinerank.experiments import find_group, run_group_block, save_results  # noqa: E402
 
 log = setup_log(snakemake)  # noqa: F821
-cell = find_cell(snakemake.config, snakemake.wildcards.cell)  # noqa: F821
+group = snakemake.wildcards.cell  # noqa: F821
 block = int(snakemake.wildcards.block)  # noqa: F821
-lo, hi = cell.block_range(block)
-log.info("cell %s block %d: replicates %d..%d", cell.path, block, lo, hi - 1)
+cells = find_group(snakemake.config, group)  # noqa: F821
+lo, hi = cells[0].block_range(block)
+log.info("%s block %d: replicates %d..%d, cells %s", group, block, lo, hi - 1,
+         [(c.learner, c.T) for c in cells])
 
 
 def progress(t, T):
-    if t % max(1, T // 10) == 0:
-        log.info("round %d / %d", t, T)
+    if t == T:
+        log.info("T=%d done", T)
 
 
-res = run_block(snakemake.config, cell, block, progress=progress)  # noqa: F821
-save_result(res, snakemake.output[0])  # noqa: F821
-log.info("done in %.2f s", res.meta["seconds"])
+results = run_group_block(snakemake.config, group, block, progress=progress)  # noqa: F821
+save_results(results, snakemake.output[0])  # noqa: F821
+log.info("done in %.2f s", sum(r.meta["seconds"] for r in results.values()))

@@ -39,10 +39,10 @@ receive identical feedback.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit
 
 from ..feedback import Feedback
 from ..game import Game
+from ..samplers import expit
 from .base import Adversary, register
 
 __all__ = ["GreedyAdversary", "expected_positions", "greater_counts"]

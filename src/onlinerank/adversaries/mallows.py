@@ -202,6 +202,20 @@ class MallowsAdversary(Adversary):
         sigma = _positions_about(self.draws.next(), self.centres)
         return Feedback(self.game.n, values=-sigma.astype(np.float64), family="spearman")
 
+    def checkpoint_metrics(self, learner) -> dict:
+        """Expected Spearman correlation coefficient r_s between the learner's coming ranking and
+        the current centre.  For permutations r_s is affine in rho = sum_u pi(u) sigma(u), so its
+        expectation needs only the expected positions (exact for learners with exact marginals)."""
+        from .reverse import expected_positions
+
+        n = self.game.n
+        pos = expected_positions(learner, n)  # (R, n), 1..n scale
+        centre_pos = np.empty_like(self.centres)
+        np.put_along_axis(centre_pos, self.centres, np.arange(1, n + 1)[None, :], axis=1)
+        rho = np.sum(pos * centre_pos, axis=1)
+        mean_rho = n * (n + 1) ** 2 / 4.0
+        return {"spearman_centre": (rho - mean_rho) / (n * (n * n - 1) / 12.0)}
+
     def describe(self) -> dict:
         return {"adversary": self.name, "phi": self.phi, "centre": self.centre,
                 "switch_every": self.switch_every}

@@ -10,9 +10,10 @@ is the uniform adversary).  The rounds are independent and identically distribut
 * spearman: a full ranking drawn from the Plackett–Luce law with the Zipf weights (the order of
   all ``log w_i + Gumbel_i``), ``s = -sigma``.
 
-A stochastic, non-uniform world: the best fixed ranking is (asymptotically) ``0, 1, ..., n-1`` and
-OnlineRank's regret stays far below the worst case.  Oblivious; per-round cost O(n) per replicate
-(drawn a chunk of rounds at a time from each replicate's own generator).
+A stochastic, non-uniform world: the best fixed ranking is (with high probability, for long
+horizons) ``0, 1, ..., n-1``; the pairs of nearly equally popular items in the tail are the hard
+part for a learner with a fixed rate.  Oblivious; per-round cost O(n) per replicate (drawn a chunk
+of rounds at a time from each replicate's own generator).
 """
 
 from __future__ import annotations

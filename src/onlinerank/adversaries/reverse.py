@@ -13,7 +13,12 @@ expected at the bottom gets ``sigma = 1``.  Feedback ``s = -sigma``.
 How the expected positions are obtained:
 
 * a learner whose ``state`` is a :class:`~onlinerank.logweights.LogWeights` (OnlineRank) has
-  Bradley–Terry marginals ``P(v before u) = expit(a_v - a_u)`` with ``a = state.a`` (Lemma 6.1);
+  Bradley–Terry marginals ``P(v before u) = expit(a_v - a_u)`` with ``a = state.a`` (Lemma 6.1).
+  Then ``E[pi(u)] = 1/2 + sum_v expit(a_v - a_u)`` is *strictly decreasing* in ``a_u`` (for
+  ``a_u > a_w`` every term ``v != u, w`` decreases and ``expit(a_w - a_u) < expit(a_u - a_w)``), so
+  the order by increasing expected position is exactly the order by decreasing ``a`` with the same
+  ties; the adversary sorts ``-a`` (O(n log n), no float rounding in the comparison).
+  :func:`expected_positions` gives the O(n^2) values themselves;
 * any other learner: from its exact expected loss of the unit feedback vectors ``e_u``, because
   ``ellell(pi, e_u) = #{v : v before u} = pi(u) - 1``, so ``E[pi(u)] = 1 + E[ellell(pi, e_u)]``
   (n calls of ``learner.expected_loss``).  A learner without exact expected losses cannot be
@@ -28,7 +33,8 @@ from ..feedback import Feedback
 from ..logweights import LogWeights
 from .base import Adversary, register
 
-__all__ = ["ReverseAdversary", "expected_positions", "reverse_sigma"]
+__all__ = ["ReverseAdversary", "expected_positions", "expected_order", "reverse_sigma",
+           "reverse_of_order"]
 
 
 def _expit(x: np.ndarray) -> np.ndarray:
@@ -56,12 +62,23 @@ def expected_positions(learner, n: int | None = None) -> np.ndarray:
     return out
 
 
+def expected_order(learner, n: int | None = None) -> np.ndarray:
+    """Items (R, n) by increasing expected position, ties by item id (module docstring)."""
+    state = getattr(learner, "state", None)
+    key = -np.asarray(state.a) if isinstance(state, LogWeights) else expected_positions(learner, n)
+    return np.argsort(key, axis=-1, kind="stable")
+
+
 def reverse_sigma(expected_pos: np.ndarray) -> np.ndarray:
     """Positions (R, n) of the reverse of the order by increasing expected position (ties by item
     id): the k-th item of that order (k = 0, 1, ...) gets position ``n - k``."""
-    ep = np.asarray(expected_pos)
-    n = ep.shape[-1]
-    order = np.argsort(ep, axis=-1, kind="stable")
+    return reverse_of_order(np.argsort(expected_pos, axis=-1, kind="stable"))
+
+
+def reverse_of_order(order: np.ndarray) -> np.ndarray:
+    """Positions (R, n) of the reverse of ``order``: ``order[..., k]`` gets position ``n - k``."""
+    order = np.asarray(order)
+    n = order.shape[-1]
     sigma = np.empty(order.shape, dtype=np.int64)
     np.put_along_axis(sigma, order, np.arange(n, 0, -1), axis=-1)
     return sigma
@@ -76,5 +93,5 @@ class ReverseAdversary(Adversary):
     families = ("spearman",)
 
     def feedback(self, t: int, learner) -> Feedback:
-        sigma = reverse_sigma(expected_positions(learner, self.game.n))
+        sigma = reverse_of_order(expected_order(learner, self.game.n))
         return Feedback(self.game.n, values=-sigma.astype(np.float64), family="spearman")

@@ -1,0 +1,254 @@
+"""Benchmark of the OnlineRank hot paths against floors measured in the same run.
+
+Run from the repository root::
+
+    .venv/bin/python -m bench            # full table (about a minute)
+    .venv/bin/python -m bench --quick    # fewer repeats
+
+Floor: one ``np.argsort`` of n float64 per replicate-round, i.e. ``np.argsort(X, axis=1)`` on an
+(R, n) array.  Every measured call is timed right after a call of the floor (floor, A, floor, B,
+..., repeated), so that each ratio compares two calls made under the same load from other
+processes; the table reports the median time per round, the median of these paired ratios, and,
+as a check on noise, the ratio of the minima.  The dense expected loss has its own O(n^2) floor
+(one ``np.multiply`` of two n x n arrays per replicate).
+
+Targets (issue): at n = 10000, Plackett–Luce <= 1.0x, QuickSort <= 3.0x, exact single-choice
+expected loss (with its add_items update) >= 1e9 item-rounds/s; at n = 1000 the dense expected
+loss >= 1e9 ordered pairs/s.  The script always exits 0; it is a report, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from onlinerank.logweights import LogWeights
+from onlinerank.samplers import plackett_luce_rows, quicksort_rows
+
+R = 64
+
+
+def _interleaved(fns: dict[str, Callable[[], object]], repeats: int) -> dict[str, np.ndarray]:
+    """Times of each function (key "floor" must be present), plus paired ratios.
+
+    Each repeat times, for every other key, the floor immediately followed by that function, so
+    each ratio compares two calls made under the same machine load.  Returns the times of every
+    key (the floor's from all its calls) and ``ratio:<key>`` arrays of the paired ratios.
+    """
+    for f in fns.values():  # warm-up (compile / load numba caches, fault in buffers)
+        f()
+    floor = fns["floor"]
+    ts: dict[str, list[float]] = {k: [] for k in fns}
+    ratios: dict[str, list[float]] = {k: [] for k in fns if k != "floor"}
+    for _ in range(repeats):
+        for k, f in fns.items():
+            if k == "floor":
+                continue
+            t0 = time.perf_counter()
+            floor()
+            t1 = time.perf_counter()
+            f()
+            t2 = time.perf_counter()
+            ts["floor"].append(t1 - t0)
+            ts[k].append(t2 - t1)
+            ratios[k].append((t2 - t1) / (t1 - t0))
+    out = {k: np.array(v) for k, v in ts.items()}
+    out.update({f"ratio:{k}": np.array(v) for k, v in ratios.items()})
+    return out
+
+
+def _fmt_t(t: float) -> str:
+    if t < 1e-3:
+        return f"{t * 1e6:8.1f} us"
+    return f"{t * 1e3:8.2f} ms"
+
+
+class _Seeds:
+    """Fresh per-round seeds (uint64) for R replicates."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def __call__(self) -> np.ndarray:
+        return self.rng.integers(0, 2**64, size=R, dtype=np.uint64)
+
+
+def _state(n: int, rng: np.random.Generator) -> LogWeights:
+    """A LogWeights in a realistic mid-run state: single-choice rounds at the paper's eta."""
+    T = 4 * n
+    eta = n * np.sqrt(np.log(2) / (T * (n - 1)))  # eta_paper with M = n - 1
+    lw = LogWeights(eta, R, n)
+    p = rng.dirichlet(np.ones(n))  # a stochastic adversary with unequal item frequencies
+    for items in rng.choice(n, size=(T // 4, R, 1), p=p):
+        lw.add_items(items)
+    return lw
+
+
+def bench_sizes(sizes: list[int], repeats: int, rng: np.random.Generator) -> list[tuple]:
+    rows = []
+    for n in sizes:
+        lw = _state(n, rng)
+        seeds = _Seeds(rng)
+        X = rng.random((R, n))
+        a = lw.a
+        items_stream = rng.integers(0, n, size=(repeats + 2, R, 1))
+        it = iter(range(10**9))
+
+        def loss_round(lw=lw, items_stream=items_stream, it=it):
+            items = items_stream[next(it) % items_stream.shape[0]]
+            lw.expected_loss_items(items)
+            lw.add_items(items)
+
+        def sim_round(lw=lw, items_stream=items_stream, it=it, seeds=seeds):
+            items = items_stream[next(it) % items_stream.shape[0]]
+            lw.expected_loss_items(items)
+            lw.sample("plackett-luce", seeds())
+            lw.add_items(items)
+
+        fns = {
+            "floor": lambda X=X: np.argsort(X, axis=1),
+            "pl": lambda lw=lw, seeds=seeds: lw.sample("plackett-luce", seeds()),
+            "qs": lambda lw=lw, seeds=seeds: lw.sample("quicksort", seeds()),
+            "pl_rows": lambda a=a, seeds=seeds: plackett_luce_rows(a, seeds()),
+            "qs_rows": lambda a=a, seeds=seeds: quicksort_rows(a, seeds()),
+            "loss": loss_round,
+            "round": sim_round,
+        }
+        ts = _interleaved(fns, repeats)
+        med = {k: float(np.median(v)) for k, v in ts.items()}
+        mn = {k: float(np.min(v)) for k, v in ts.items()}
+        big = n == 10000
+        rows.append((n, "floor: R x np.argsort(n float64)", med["floor"], 1.0, 1.0, None, None))
+        for key, what, target in [
+            ("pl", "Plackett-Luce, LogWeights.sample", 1.0),
+            ("qs", "QuickSort, LogWeights.sample", 3.0),
+            ("pl_rows", "plackett_luce_rows(a, seeds)", None),
+            ("qs_rows", "quicksort_rows(a, seeds)", None),
+            ("round", "round: E[loss] + sample PL + add_items", None),
+        ]:
+            ratio = med[f"ratio:{key}"]
+            rmin = mn[key] / mn["floor"]
+            tgt = target if big else None
+            rows.append((n, what, med[key], ratio, rmin, f"<= {target:.1f}x" if tgt else "-",
+                         None if tgt is None else ratio <= tgt))
+        rate = R * n / med["loss"]
+        rows.append((n, "exact 1-choice E[loss] + add_items", med["loss"], med["ratio:loss"],
+                     mn["loss"] / mn["floor"],
+                     (">= 1e9 item-rounds/s" if big else "-") + f"  [{rate:.2e}/s]",
+                     None if not big else rate >= 1e9))
+    return rows
+
+
+def bench_dense(n: int, repeats: int, rng: np.random.Generator) -> list[tuple]:
+    lw = LogWeights(0.01, R, n)
+    for _ in range(5):  # Spearman feedback s = -sigma
+        lw.add_dense(-(np.argsort(rng.random((R, n)), axis=1) + 1.0))
+    s = -(np.argsort(rng.random((R, n)), axis=1) + 1.0)
+    A = rng.random((n, n))
+    B = rng.random((n, n))
+    C = np.empty((n, n))
+
+    def floor():
+        for _ in range(R):
+            np.multiply(A, B, out=C)
+
+    ts = _interleaved({"floor": floor, "dense": lambda: lw.expected_loss_dense(s)}, repeats)
+    med = {k: float(np.median(v)) for k, v in ts.items()}
+    mn = {k: float(np.min(v)) for k, v in ts.items()}
+    pairs = R * n * n
+    return [
+        (n, "O(n^2) floor: R x np.multiply(n x n)", med["floor"], 1.0, 1.0,
+         f"-  [{pairs / med['floor']:.2e}/s]", None),
+        (n, "exact dense E[loss] (Spearman s)", med["dense"], med["ratio:dense"],
+         mn["dense"] / mn["floor"], f">= 1e9 pairs/s  [{pairs / med['dense']:.2e}/s]",
+         pairs / med["dense"] >= 1e9),
+    ]
+
+
+def _py(code: str, env: dict | None = None) -> float:
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    return time.perf_counter() - t0
+
+
+_FIRST_CALL = """
+import time, numpy as np
+t0 = time.perf_counter()
+import onlinerank.logweights as L, onlinerank.samplers as S
+t1 = time.perf_counter()
+import sys
+heavy = [m for m in ("numba", "scipy") if m in sys.modules]
+lw = L.LogWeights(0.1, 4, 50); seeds = np.arange(4, dtype=np.uint64)
+it = np.zeros((4, 1), dtype=np.int64)
+out = {}
+for name, f in [("add_items", lambda: lw.add_items(it)),
+                ("expected_loss_items", lambda: lw.expected_loss_items(it)),
+                ("sample PL", lambda: lw.sample("plackett-luce", seeds)),
+                ("sample QS", lambda: lw.sample("quicksort", seeds)),
+                ("expected_loss_dense", lambda: lw.expected_loss_dense(np.ones((4, 50))))]:
+    t = time.perf_counter(); f(); out[name] = time.perf_counter() - t
+print(" ".join(f"{k}={v:.3f}s" for k, v in out.items()), f"total={sum(out.values()):.2f}s",
+      f"(after import: {', '.join(heavy) or 'no numba/scipy'})")
+"""
+
+_WHO_IMPORTS = """
+import sys
+import onlinerank.samplers, onlinerank.logweights
+print(" ".join(f"{m}={'yes' if m in sys.modules else 'no'}" for m in ("numba", "scipy")))
+"""
+
+
+def startup() -> None:
+    base = min(_py("pass") for _ in range(3))
+    times = [_py("import onlinerank") - base for _ in range(5)]
+    print(f"import onlinerank (minus bare interpreter {base:.3f}s): first {times[0]:.3f}s, "
+          f"then median {np.median(times[1:]):.3f}s")
+    print("modules loaded by import onlinerank.samplers, onlinerank.logweights:", end=" ",
+          flush=True)
+    subprocess.run([sys.executable, "-c", _WHO_IMPORTS], check=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
+        print("first calls, empty numba cache (compile):", end=" ", flush=True)
+        subprocess.run([sys.executable, "-c", _FIRST_CALL], check=True, env=env)
+        print("first calls, warm numba cache (load):    ", end=" ", flush=True)
+        subprocess.run([sys.executable, "-c", _FIRST_CALL], check=True, env=env)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repeats")
+    ap.add_argument("--sizes", type=int, nargs="*", default=[100, 1000, 10000])
+    ap.add_argument("--no-startup", action="store_true", help="skip import / compile timings")
+    args = ap.parse_args(argv)
+    repeats = 7 if args.quick else 21
+    rng = np.random.default_rng(20240611)
+    print(f"R = {R} replicates; load average before: {os.getloadavg()[0]:.2f} "
+          f"(the machine has {os.cpu_count()} cores; other processes distort timings)")
+    rows = bench_sizes(args.sizes, repeats, rng)
+    rows += bench_dense(1000, max(5, repeats // 2), rng)
+    head = (f"{'n':>6}  {'what':<40} {'median/round':>13} {'ratio':>7} {'(min)':>6}  "
+            f"{'target':<36} verdict")
+    print(head)
+    print("-" * len(head))
+    for n, what, t, ratio, rmin, target, ok in rows:
+        verdict = "" if ok is None else ("PASS" if ok else "MISS")
+        print(f"{n:>6}  {what:<40} {_fmt_t(t):>13} {ratio:>6.2f}x {rmin:>5.2f}x  "
+              f"{target or '-':<36} {verdict}")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    if not args.no_startup:
+        try:
+            startup()
+        except (OSError, subprocess.CalledProcessError) as e:  # a report, never a failure
+            print(f"start-up timings failed: {e}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,210 @@
+"""Follow-the-Perturbed-Leader (Kalai & Vempala 2005) on cumulative scores (THEORY §3.3).
+
+Each round, FPL ranks the items by ``S_{t-1}(u) + X_u`` (decreasing; ties by lowest item id),
+where ``S`` holds the cumulative scores and ``X_u ~ Uniform[0, c]`` are i.i.d. with noise scale
+``c = 1/epsilon``.  This is Kalai–Vempala's additive FPL with the uniform cube ``[0, 1/eps]^n``:
+the decisions are the position vectors ``d`` (``d(u) = pi(u) - 1``), the cost of round t is
+``d . s_t`` (the position loss), and ``argmin_d d . (S + X)`` is the sort by ``S + X``
+decreasing.  Their bound ``E[cost] <= min-cost + eps R A T + D / eps`` is optimised by
+
+    epsilon = sqrt(D / (R A T)),    regret <= 2 sqrt(D R A T),
+
+with ``D = floor(n^2/2)`` (l1 diameter of the position vectors), ``R`` the range of ``d . s``
+and ``A = max ||s||_1`` (:func:`onlinerank.bounds.fpl_parameters`: single ``(n-1, 1)``, k-choice
+``(k(n-k), k)``, subsets ``(floor(n^2/4), n//2)``, Spearman ``((n^3-n)/6, n(n+1)/2)``, graded
+``(sqrt(C(n,2) M), sqrt(M))`` after centring ``s``, which FPL ignores).  Position and pairwise
+regrets coincide (THEORY §1 identity), so the pairwise loss is used everywhere.
+
+Expected loss.  The pairwise loss depends on the ranking only through the pairwise marginals,
+and for i.i.d. noise ``P(u before v) = P(X_u - X_v > S_v - S_u)`` depends on one difference of
+two uniforms (a triangular variable on ``[-c, c]``).  With ``x = clip((S_u - S_v)/c, -1, 1)``:
+
+    P(u before v) = 1 - (1 - x)^2 / 2   (x >= 0),        (1 + x)^2 / 2   (x < 0),
+
+so FPL's expected pairwise loss *is* available in closed form (``exact = True``, the default
+``expected="exact"``; O(kn) per round for k-choice feedback, O(n^2) for dense feedback).
+``expected="mc"`` instead returns a Monte Carlo estimate over ``mc`` noise draws (then
+``self.exact`` is ``False`` and ``self.last_expected_loss_se`` holds its standard error); its noise
+comes from a counter-based stream keyed by the round and the replicate's own state (a hash of its
+score row), never from the seeds of :meth:`rank`, so ``rank`` is unaffected and results do not
+depend on how replicates are blocked.
+
+``scale=0`` means no noise: FPL is then Follow-the-Leader exactly (stable sort of ``-S``, ties by
+lowest item id, identical to :class:`~onlinerank.learners.simple.FollowTheLeader`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..bounds import fpl_parameters
+from ..feedback import Feedback
+from ..game import Game
+from .base import Learner, register
+
+__all__ = ["FollowPerturbedLeader", "fpl_parameters", "fpl_epsilon", "row_uniforms",
+           "uniform_pair_probs"]
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+def _mix64(z: np.ndarray) -> np.ndarray:
+    """SplitMix64 finaliser (bijective on uint64)."""
+    with np.errstate(over="ignore"):
+        z = (z ^ (z >> np.uint64(30))) * _M1
+        z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+def row_uniforms(seeds: np.ndarray, m: int) -> np.ndarray:
+    """``m`` uniforms in [0, 1) per row, row r a function of ``seeds[r]`` only, shape (R, m).
+
+    Counter-based SplitMix64: the row's state is ``mix(seed)`` and its i-th output is
+    ``mix(state + (i+1) * golden)`` (the SplitMix64 sequence), mapped to 53-bit uniforms.
+    Vectorised over rows, and a row never depends on the other rows of the batch.
+    """
+    s = np.ascontiguousarray(seeds, dtype=np.uint64).reshape(-1)
+    with np.errstate(over="ignore"):
+        state = _mix64(s + _GOLDEN)
+        ctr = (np.arange(1, m + 1, dtype=np.uint64) * _GOLDEN)[None, :]
+        z = _mix64(state[:, None] + ctr)
+    return (z >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+
+
+def uniform_pair_probs(diff: np.ndarray, c: float) -> np.ndarray:
+    """``P(S_u + X_u > S_v + X_v)`` for ``diff = S_u - S_v`` and ``X ~ U[0, c]`` i.i.d. (c > 0)."""
+    x = np.clip(np.asarray(diff, dtype=np.float64) / c, -1.0, 1.0)
+    return np.where(x >= 0, 1.0 - 0.5 * (1.0 - x) ** 2, 0.5 * (1.0 + x) ** 2)
+
+
+def fpl_epsilon(game: Game) -> float:
+    """Kalai–Vempala's tuning ``epsilon = sqrt(D / (R A T))`` for ``game`` (noise scale 1/eps)."""
+    D, R, A = fpl_parameters(game.family, game.n, game.k, game.M)
+    return math.sqrt(float(D) / (float(R) * float(A) * game.T))
+
+
+def _state_keys(S: np.ndarray, t: int) -> np.ndarray:
+    """A uint64 key per row from the round and the row's scores (its own history)."""
+    bits = np.ascontiguousarray(S, dtype=np.float64).view(np.uint64)
+    with np.errstate(over="ignore"):
+        h = np.full(S.shape[0], np.uint64(t) * _GOLDEN + np.uint64(0x5EED), dtype=np.uint64)
+        for j in range(S.shape[1]):
+            h = _mix64(h ^ bits[:, j]) + _GOLDEN
+    return h
+
+
+@register
+class FollowPerturbedLeader(Learner):
+    """FPL with uniform noise ``U[0, scale]`` on the cumulative scores.
+
+    Parameters
+    ----------
+    scale : "tuned" (``1/epsilon`` with ``epsilon = sqrt(D/(R A T))``) or a float >= 0
+        (0 means no noise: Follow-the-Leader).
+    expected : "exact" (closed-form pairwise marginals, default) or "mc" (Monte Carlo with
+        ``mc`` noise draws; sets ``exact = False``).
+    mc : number of noise draws of the "mc" estimate.
+    """
+
+    name = "fpl"
+    exact = True
+
+    def __init__(self, scale: str | float = "tuned", expected: str = "exact", mc: int = 64) -> None:
+        if isinstance(scale, str):
+            if scale != "tuned":
+                raise ValueError(f"scale must be 'tuned' or a number >= 0, got {scale!r}")
+        else:
+            scale = float(scale)
+            if not (scale >= 0 and math.isfinite(scale)):
+                raise ValueError(f"scale must be a finite number >= 0, got {scale!r}")
+        if expected not in ("exact", "mc"):
+            raise ValueError(f"expected must be 'exact' or 'mc', got {expected!r}")
+        if int(mc) < 2:
+            raise ValueError(f"mc must be >= 2, got {mc!r}")
+        self.scale = scale
+        self.expected = expected
+        self.mc = int(mc)
+        self.exact = expected == "exact"
+        self.last_expected_loss_se: np.ndarray | None = None
+
+    def reset(self, game: Game, reps: int) -> None:
+        super().reset(game, reps)
+        self.scale_value = 1.0 / fpl_epsilon(game) if self.scale == "tuned" else self.scale
+        self.S = np.zeros((reps, game.n))
+        self.t = 1  # the coming round
+        self.last_expected_loss_se = None
+
+    # -- the law of the coming ranking ------------------------------------------------------
+    def _orders(self, noise01: np.ndarray) -> np.ndarray:
+        """Orders for unit noise ``noise01`` (..., n) in [0,1): stable sort of ``-(S + c U)``."""
+        keys = self.S + self.scale_value * noise01 if self.scale_value > 0 else self.S
+        return np.argsort(-keys, axis=-1, kind="stable")
+
+    def rank(self, seeds: np.ndarray) -> np.ndarray:
+        seeds = np.asarray(seeds, dtype=np.uint64)
+        if seeds.shape != (self.reps,):
+            raise ValueError(f"seeds must have shape ({self.reps},), got {seeds.shape}")
+        if self.scale_value == 0:
+            return np.argsort(-self.S, axis=1, kind="stable")
+        return self._orders(row_uniforms(seeds, self.game.n))
+
+    def pair_probs(self) -> np.ndarray:
+        """``P[r, u, v] = P(u before v)`` of the coming ranking (R, n, n); diagonal 0."""
+        n = self.game.n
+        d = self.S[:, :, None] - self.S[:, None, :]
+        if self.scale_value == 0:
+            idx = np.arange(n)
+            p = ((d > 0) | ((d == 0) & (idx[:, None] < idx[None, :]))).astype(np.float64)
+        else:
+            p = uniform_pair_probs(d, self.scale_value)
+        p[:, np.arange(n), np.arange(n)] = 0.0
+        return p
+
+    def expected_loss(self, fb: Feedback) -> np.ndarray:
+        if self.scale_value == 0:  # deterministic: FTL
+            self.last_expected_loss_se = np.zeros(self.reps)
+            return fb.pairwise_loss(np.argsort(-self.S, axis=1, kind="stable"))
+        if self.expected == "mc":
+            return self._expected_loss_mc(fb)
+        return self._expected_loss_exact(fb)
+
+    def _expected_loss_exact(self, fb: Feedback) -> np.ndarray:
+        c = self.scale_value
+        if fb.items is not None:
+            # binary s = 1_U: sum_{v in U} sum_{u not in U} P(u before v)
+            items = fb.items
+            Sv = np.take_along_axis(self.S, items, axis=1)  # (R, k)
+            p = uniform_pair_probs(self.S[:, None, :] - Sv[:, :, None], c)  # (R, k, n): u before v
+            tot = p.sum(axis=(1, 2))
+            within = uniform_pair_probs(Sv[:, None, :] - Sv[:, :, None], c).sum(axis=(1, 2))
+            # `within` counts u, v both in U (including u = v, each 1/2): remove them
+            return tot - within
+        s = fb.values
+        w = np.maximum(s[:, None, :] - s[:, :, None], 0.0)  # w[r, u, v] = [s_v - s_u]_+
+        p = uniform_pair_probs(self.S[:, :, None] - self.S[:, None, :], c)  # P(u before v)
+        return np.einsum("ruv,ruv->r", w, p)
+
+    def _expected_loss_mc(self, fb: Feedback) -> np.ndarray:
+        keys = _state_keys(self.S, self.t)
+        R, n, m = self.reps, self.game.n, self.mc
+        u = row_uniforms(keys, m * n).reshape(R, m, n)
+        keysum = self.S[:, None, :] + self.scale_value * u
+        orders = np.argsort(-keysum, axis=2, kind="stable")  # (R, m, n)
+        losses = np.empty((R, m))
+        for i in range(m):
+            losses[:, i] = fb.pairwise_loss(orders[:, i, :])
+        self.last_expected_loss_se = losses.std(axis=1, ddof=1) / math.sqrt(m)
+        return losses.mean(axis=1)
+
+    def update(self, fb: Feedback) -> None:
+        fb.add_to(self.S)
+        self.t += 1
+
+    def describe(self) -> dict:
+        return {"learner": self.name, "scale": self.scale, "expected": self.expected,
+                "mc": self.mc if self.expected == "mc" else None,
+                "scale_value": getattr(self, "scale_value", None)}

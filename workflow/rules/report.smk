@@ -1,0 +1,31 @@
+# The claims table (all stages), its markdown rendering and the provenance manifest.
+
+CLAIM_PARTS = [f"{RES}/claims/{part}.csv" for part in ("upper", "lower", "baselines", "spearman")]
+
+
+rule claims:
+    input:
+        parts=CLAIM_PARTS,
+        code=PKG,
+    output:
+        csv=f"{RES}/claims.csv",
+        md=f"{FIG}/claims.md",
+    log:
+        f"{RES}/logs/claims.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/claims.py"
+
+
+rule manifest:
+    input:
+        outputs=lambda wc: ALL_OUTPUTS,
+    output:
+        f"{RES}/manifest.json",
+    log:
+        f"{RES}/logs/manifest.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/manifest.py"

@@ -1,0 +1,59 @@
+"""E[regret] / (n^{3/2} sqrt(kT)) vs T against the random adversary: exact curve, asymptote and
+its corrected form, the limit constant, and Monte Carlo points of every learner (95% intervals)."""
+
+from collections import defaultdict
+
+import numpy as np
+
+from onlinerank.plotting import figure_context, finish, plain_log_axis, read_table
+
+digest, commit = figure_context(snakemake)  # noqa: F821
+import matplotlib.pyplot as plt  # noqa: E402
+
+curves = read_table(snakemake.input.curves)  # noqa: F821
+sim = [r for r in read_table(snakemake.input.sim)  # noqa: F821
+       if r["metric"] == "regret" and r["t"] == r["T"]]
+ks = sorted({r["k"] for r in curves})
+fig, axes = plt.subplots(1, len(ks), figsize=(4.2 * len(ks) + 0.5, 3.9), squeeze=False)
+colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+markers = "os^vDP*X"
+for ax, k in zip(axes.flat, ks, strict=True):
+    by_n = defaultdict(list)
+    for r in curves:
+        if r["k"] == k:
+            by_n[r["n"]].append(r)
+    for i, (n, rs) in enumerate(sorted(by_n.items())):
+        rs.sort(key=lambda r: r["T"])
+        T = np.array([r["T"] for r in rs], float)
+        sc = np.array([r["scale"] for r in rs])
+        c = colors[i % len(colors)]
+        ax.plot(T, [r["exact"] for r in rs] / sc, color=c, lw=1.6, label=f"n={n}: exact")
+        ax.plot(T, [r["asymptotic"] for r in rs] / sc, color=c, ls="--", lw=0.9)
+        ax.plot(T, [r["asymptotic_corrected"] for r in rs] / sc, color=c, ls=":", lw=1.2)
+        lim = np.sqrt((n - 1) * (n - k)) / (2 * np.sqrt(np.pi) * n)
+        ax.axhline(lim, color=c, lw=0.6, alpha=0.5)
+        pts = defaultdict(list)
+        for r in sim:
+            if r["n"] == n and r["k"] == k:
+                pts[r["learner"]].append(r)
+        for j, (lab, ps) in enumerate(sorted(pts.items())):
+            ps.sort(key=lambda r: r["T"])
+            Tp = np.array([p["T"] for p in ps], float)
+            s = n ** 1.5 * np.sqrt(k * Tp)
+            m = np.array([p["mean"] for p in ps]) / s
+            e = 1.96 * np.array([p["sem"] for p in ps]) / s
+            ax.errorbar(Tp * (1 + 0.06 * j), m, yerr=e, fmt=markers[j % len(markers)], color=c,
+                        mfc="none", ms=4, capsize=2, lw=0.8,
+                        label=f"n={n}: MC {lab}" if True else None)
+    ax.set_xscale("log")
+    plain_log_axis(ax, "x")
+    ax.set_xlabel("horizon T (rounds)")
+    ax.set_ylabel(r"E[regret] / $(n^{3/2}\sqrt{kT})$")
+    ax.set_title(f"random adversary, k={k}" + (" (single choice)" if k == 1 else " (k-subsets)"))
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=6, ncol=2, loc="lower right")
+fig.suptitle("Lower-bound construction: exact regret of every algorithm (solid), asymptote "
+             "(dashed), corrected asymptote (dotted), limit (thin), Monte Carlo (95% CI)",
+             fontsize=8.5)
+fig.tight_layout(rect=(0, 0.02, 1, 0.95))
+finish(fig, snakemake, digest, commit)  # noqa: F821
