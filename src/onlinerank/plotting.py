@@ -19,15 +19,23 @@ SAMPLER_STYLE = {
 
 
 def plain_log_axis(ax, which: str = "both") -> None:
-    """Log axes with plain numbers (100, 1000, ...) instead of 10^x labels."""
-    from matplotlib.ticker import FuncFormatter, LogLocator
+    """Log axes labelled with plain numbers (100, 1000, 1e+04, ...): 1-2-5 ticks over at most
+    three decades, one tick per decade (or fewer) beyond."""
+    import math
 
-    fmt = FuncFormatter(lambda v, _: f"{v:g}")
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    def fmt(v, _):
+        return f"{v:g}" if 1e-3 <= v < 1e5 else f"1e{round(math.log10(v)):d}"
+
     for name in ("x", "y") if which == "both" else (which,):
         axis = getattr(ax, f"{name}axis")
-        axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-        axis.set_major_formatter(fmt)
-        axis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+        lo, hi = (ax.get_xlim() if name == "x" else ax.get_ylim())
+        decades = math.log10(max(hi, 1e-300) / max(lo, 1e-300)) if lo > 0 else 10
+        subs = (1.0, 2.0, 5.0) if decades <= 3 else (1.0,)
+        axis.set_major_locator(LogLocator(base=10, subs=subs, numticks=8))
+        axis.set_major_formatter(FuncFormatter(fmt))
+        axis.set_minor_formatter(NullFormatter())
 
 
 def use_style() -> None:
@@ -125,8 +133,9 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *,
     panels = defaultdict(list)
     for r in rows:
         panels[(r["family"], r["n"], r["k"], r["adversary"])].append(r)
-    keys = sorted(panels)
-    ncol = min(4, len(keys))
+    # a regret-vs-T panel needs at least two horizons (single-T grids feed the exponent fits)
+    keys = sorted(k for k, v in panels.items() if len({r["T"] for r in v}) >= 2) or sorted(panels)
+    ncol = min(5, len(keys))
     nrow = int(np.ceil(len(keys) / ncol))
     fig, axes = plt.subplots(nrow, ncol, figsize=(max(9.0, 3.3 * ncol + 0.3), 2.9 * nrow + 1.3),
                              squeeze=False)
@@ -169,7 +178,8 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *,
         ax.set_visible(False)
     fig.legend(list(handles.values()), list(handles), loc="lower center",
                ncol=3 if len(handles) > 4 else 2, frameon=False, fontsize=7.5)
-    fig.suptitle(title + " — means with 95% bands (normal, per cell)")
+    fig.suptitle(title + " — means with 95% bands (normal, per cell)", y=0.998)
     legend_rows = int(np.ceil(len(handles) / (3 if len(handles) > 4 else 2)))
-    fig.tight_layout(rect=(0, min(0.3, 0.035 * legend_rows * (3 / nrow) + 0.02), 1, 1))
+    fig.tight_layout(rect=(0, min(0.3, 0.035 * legend_rows * (3 / nrow) + 0.02), 1,
+                           1 - 0.25 / fig.get_figheight()))
     return fig

@@ -17,8 +17,8 @@ from .seeding import draw_seeds, replicate_keys, replicate_streams
 __all__ = ["per_round_seconds", "runtime_rows", "fit_exponent"]
 
 
-def per_round_seconds(spec: dict, n: int, rounds: int, repeats: int = 3,
-                      seed: int = 0) -> dict[str, float]:
+def per_round_seconds(spec: dict, n: int, rounds: int, repeats: int = 3, seed: int = 0,
+                      sample: bool = True) -> dict[str, float]:
     """Median over ``repeats`` of the mean time per round, split into ``update`` (exact expected
     loss + update, e.g. PermELearn's Sinkhorn balancing) and ``sample`` (drawing the ranking, e.g.
     PermELearn's Birkhoff decomposition), for one replicate against uniform single choices."""
@@ -38,7 +38,8 @@ def per_round_seconds(spec: dict, n: int, rounds: int, repeats: int = 3,
             t += 1
             fb = adv.feedback(t, learner)
             t0 = time.perf_counter()
-            learner.rank(draw_seeds(keys, t))
+            if sample:
+                learner.rank(draw_seeds(keys, t))
             t1 = time.perf_counter()
             learner.expected_loss(fb)
             learner.update(fb)
@@ -50,28 +51,34 @@ def per_round_seconds(spec: dict, n: int, rounds: int, repeats: int = 3,
     play(min(rounds, 3))  # warm-up (numba cache load, first allocations)
     res = np.array([play(rounds) for _ in range(repeats)])
     med = np.median(res, axis=0)
-    return {"update": float(med[0]), "sample": float(med[1])}
+    return {"update": float(med[0]), "sample": float(med[1]) if sample else math.nan}
 
 
 def runtime_rows(learners: dict, sec: dict) -> list[dict]:
     """Rows (learner, n, part, seconds per round) for each learner label and n of ``sec``.
 
-    A learner is skipped for n above ``sec["max_n"][label]`` (e.g. Hedge's n! table); parts are
-    ``update`` (expected loss + update), ``sample`` and ``round`` (their sum)."""
+    A learner is skipped for n above ``sec["max_n"][label]`` (e.g. Hedge's n! table), and its
+    sampling is not timed for n above ``sec["max_sample_n"][label]`` (e.g. PermELearn's Birkhoff
+    decomposition, O(n^4) per draw); parts are ``update`` (expected loss + update), ``sample``
+    and ``round`` (their sum, only when both were timed)."""
     rows = []
     max_n = sec.get("max_n", {})
+    max_sample_n = sec.get("max_sample_n", {})
     budget = float(sec.get("seconds_per_point", 0.5))
     for label in sec["learners"]:
         spec = learners[label]
         for n in sec["n"]:
             if n > max_n.get(label, math.inf):
                 continue
-            probe = per_round_seconds(spec, n, rounds=1, repeats=1)
-            cost = probe["update"] + probe["sample"]
+            smp = n <= max_sample_n.get(label, math.inf)
+            probe = per_round_seconds(spec, n, rounds=1, repeats=1, sample=smp)
+            cost = probe["update"] + (probe["sample"] if smp else 0.0)
             rounds = int(min(2000, max(2, budget / max(cost, 1e-7) / 3)))
-            s = per_round_seconds(spec, n, rounds=rounds, repeats=3)
-            for part, v in (("update", s["update"]), ("sample", s["sample"]),
-                            ("round", s["update"] + s["sample"])):
+            s = per_round_seconds(spec, n, rounds=rounds, repeats=3, sample=smp)
+            parts = [("update", s["update"])]
+            if smp:
+                parts += [("sample", s["sample"]), ("round", s["update"] + s["sample"])]
+            for part, v in parts:
                 rows.append({"learner": label, "name": spec["name"], "n": int(n), "part": part,
                              "seconds_per_round": v, "rounds_timed": rounds})
     return rows

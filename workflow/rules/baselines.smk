@@ -4,12 +4,12 @@
 
 rule runtime:
     input:
-        code=PKG,
+        code=pkg("timing"),
     output:
         f"{RES}/tables/runtime.csv",
     log:
         f"{RES}/logs/runtime.log",
-    threads: workflow.cores
+    threads: 2  # timing wants the machine to itself (capped by --cores)
     conda:
         "../../environment.yml"
     script:
@@ -18,7 +18,7 @@ rule runtime:
 
 rule bound_comparison:
     input:
-        code=PKG,
+        code=pkg("comparison"),
     output:
         csv=f"{RES}/tables/bound_comparison.csv",
         md=f"{FIG}/bound_comparison.md",
@@ -34,7 +34,7 @@ rule claims_baselines:
     input:
         sim=f"{RES}/tables/sim_baselines.csv",
         runtime=rules.runtime.output[0],
-        code=PKG,
+        code=pkg("claims", "timing"),
     output:
         f"{RES}/claims/baselines.csv",
     log:
@@ -49,6 +49,7 @@ rule figure_baselines_regret:
     input:
         table=f"{RES}/tables/sim_baselines.csv",
         bounds=f"{RES}/tables/bounds_baselines.csv",
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/baselines_regret.py",
     output:
         png=f"{FIG}/baselines_regret.png",
@@ -64,6 +65,7 @@ rule figure_baselines_regret:
 rule figure_runtime:
     input:
         table=rules.runtime.output[0],
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/runtime.py",
     output:
         png=f"{FIG}/runtime.png",
@@ -79,6 +81,7 @@ rule figure_runtime:
 rule figure_bound_comparison:
     input:
         table=rules.bound_comparison.output.csv,
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/bound_comparison.py",
     output:
         png=f"{FIG}/bound_comparison.png",

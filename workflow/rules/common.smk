@@ -8,8 +8,23 @@ from onlinerank.experiments import STAGES, groups_of
 
 RES = config.get("results_dir", "results")
 FIG = config.get("figures_dir", "figures")
-PKG = sorted(glob.glob(os.path.join(workflow.basedir, "src", "onlinerank", "**", "*.py"),
-                       recursive=True))
+_SRC = os.path.join(workflow.basedir, "src", "onlinerank")
+# modules used by one kind of step only; every other module is "core" (the simulation engine)
+LEAF_MODULES = ["claims", "comparison", "cli", "lower_tables", "lowerbound", "plotting",
+                "provenance", "timing", "worst_case"]
+PKG_CORE = sorted(
+    p
+    for p in glob.glob(os.path.join(_SRC, "**", "*.py"), recursive=True)
+    if os.path.splitext(os.path.relpath(p, _SRC))[0] not in LEAF_MODULES
+)
+
+
+def pkg(*leaves):
+    """Package sources a step depends on: the core plus the named leaf modules."""
+    return PKG_CORE + [os.path.join(_SRC, f"{m}.py") for m in leaves]
+
+
+PKG = pkg()
 
 
 wildcard_constraints:

@@ -6,7 +6,7 @@ LOWER_TABLES = ["curves", "hc", "abg", "frequencies"]
 
 rule lower_table:
     input:
-        code=PKG,
+        code=pkg("lowerbound", "lower_tables"),
     output:
         f"{RES}/tables/lower_{{table}}.csv",
     log:
@@ -24,7 +24,7 @@ rule claims_lower:
         curves=f"{RES}/tables/lower_curves.csv",
         hc=f"{RES}/tables/lower_hc.csv",
         sim=f"{RES}/tables/sim_lower.csv",
-        code=PKG,
+        code=pkg("claims", "lowerbound"),
     output:
         f"{RES}/claims/lower.csv",
     log:
@@ -39,6 +39,7 @@ rule figure_lower_normalized:
     input:
         curves=f"{RES}/tables/lower_curves.csv",
         sim=f"{RES}/tables/sim_lower.csv",
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_normalized.py",
     output:
         png=f"{FIG}/lower_normalized.png",
@@ -55,6 +56,7 @@ rule figure_lower_sandwich:
     input:
         curves=f"{RES}/tables/lower_curves.csv",
         upper=f"{RES}/tables/sim_upper.csv",
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_sandwich.py",
     output:
         png=f"{FIG}/lower_sandwich.png",
@@ -70,6 +72,7 @@ rule figure_lower_sandwich:
 rule figure_lower_hc:
     input:
         hc=f"{RES}/tables/lower_hc.csv",
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_hc.py",
     output:
         png=f"{FIG}/lower_hc.png",
@@ -85,6 +88,7 @@ rule figure_lower_hc:
 rule figure_lower_abg:
     input:
         abg=f"{RES}/tables/lower_abg.csv",
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_abg.py",
     output:
         png=f"{FIG}/lower_abg.png",
@@ -100,6 +104,7 @@ rule figure_lower_abg:
 rule figure_lower_frequencies:
     input:
         frequencies=f"{RES}/tables/lower_frequencies.csv",
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_frequencies.py",
     output:
         png=f"{FIG}/lower_frequencies.png",

@@ -6,7 +6,7 @@ CLAIM_PARTS = [f"{RES}/claims/{part}.csv" for part in ("upper", "lower", "baseli
 rule claims:
     input:
         parts=CLAIM_PARTS,
-        code=PKG,
+        code=pkg("claims", "provenance"),
     output:
         csv=f"{RES}/claims.csv",
         md=f"{FIG}/claims.md",

@@ -5,7 +5,7 @@ rule claims_spearman:
     input:
         sim=f"{RES}/tables/sim_spearman.csv",
         bounds=f"{RES}/tables/bounds_spearman.csv",
-        code=PKG,
+        code=pkg("claims"),
     output:
         f"{RES}/claims/spearman.csv",
     log:
@@ -20,6 +20,7 @@ rule figure_spearman_regret_vs_T:
     input:
         table=f"{RES}/tables/sim_spearman.csv",
         bounds=f"{RES}/tables/bounds_spearman.csv",
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/spearman_regret_vs_T.py",
     output:
         png=f"{FIG}/spearman_regret_vs_T.png",
@@ -35,6 +36,7 @@ rule figure_spearman_regret_vs_T:
 rule figure_spearman_vs_n:
     input:
         table=f"{RES}/tables/sim_spearman.csv",
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/spearman_vs_n.py",
     output:
         png=f"{FIG}/spearman_vs_n.png",
@@ -50,6 +52,7 @@ rule figure_spearman_vs_n:
 rule figure_spearman_correlation:
     input:
         table=f"{RES}/tables/sim_spearman.csv",
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/spearman_correlation.py",
     output:
         png=f"{FIG}/spearman_correlation.png",
@@ -66,6 +69,7 @@ rule figure_graded_regret:
     input:
         table=f"{RES}/tables/sim_spearman.csv",
         bounds=f"{RES}/tables/bounds_spearman.csv",
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/graded_regret.py",
     output:
         png=f"{FIG}/graded_regret.png",

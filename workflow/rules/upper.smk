@@ -18,6 +18,7 @@ rule figure_regret_vs_T:
     input:
         table=f"{RES}/tables/sim_upper.csv",
         bounds=f"{RES}/tables/bounds_upper.csv",
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/regret_vs_T.py",
     output:
         png=f"{FIG}/regret_vs_T.png",
@@ -32,7 +33,7 @@ rule figure_regret_vs_T:
 
 rule worst_case_table:
     input:
-        code=PKG,
+        code=pkg("worst_case"),
     output:
         f"{RES}/tables/worst_case.csv",
     log:
@@ -48,7 +49,7 @@ rule claims_upper:
         sim=f"{RES}/tables/sim_upper.csv",
         bounds=f"{RES}/tables/bounds_upper.csv",
         worst_case=rules.worst_case_table.output[0],
-        code=PKG,
+        code=pkg("claims"),
     output:
         f"{RES}/claims/upper.csv",
     log:
@@ -63,6 +64,7 @@ rule figure_regret_ratio_heatmap:
     input:
         table=f"{RES}/tables/sim_upper.csv",
         bounds=f"{RES}/tables/bounds_upper.csv",
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/regret_ratio_heatmap.py",
     output:
         png=f"{FIG}/regret_ratio_heatmap.png",
@@ -78,6 +80,7 @@ rule figure_regret_ratio_heatmap:
 rule figure_exponents:
     input:
         claims=rules.claims_upper.output[0],
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/exponents.py",
     output:
         png=f"{FIG}/exponents.png",
@@ -93,6 +96,7 @@ rule figure_exponents:
 rule figure_worst_case:
     input:
         table=rules.worst_case_table.output[0],
+        code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/worst_case.py",
     output:
         png=f"{FIG}/worst_case.png",

@@ -295,8 +295,8 @@ class PermELearn(Learner):
             self.a[r] = 1.0
             self.b[r] = 1.0
             self.a[r], self.b[r], _, _ = sinkhorn(self.K[r], self.a[r], self.b[r], self.tol)
-        self.W = self.a[:, :, None] * self.K * self.b[:, None, :]
-        self.epos = self.W @ self.j  # expected 0-based position of every item, (R, n)
+        # expected 0-based position of every item, (R, n): W j = a * (K (b * j)), no W formed
+        self.epos = self.a * _matvec(self.K, self.b * self.j)
         self._bvn: list[_LazyBvN | None] = [None] * self.reps
 
     def rank(self, seeds: np.ndarray) -> np.ndarray:
@@ -307,9 +307,14 @@ class PermELearn(Learner):
         out = np.empty((self.reps, self.game.n), dtype=np.int64)
         for r in range(self.reps):
             if self._bvn[r] is None:
-                self._bvn[r] = _LazyBvN(self.W[r])
+                self._bvn[r] = _LazyBvN(self.a[r, :, None] * self.K[r] * self.b[r, None, :])
             out[r] = self._bvn[r].draw(float(u[r]))
         return out
+
+    @property
+    def W(self) -> np.ndarray:
+        """The doubly stochastic matrix ``W[r, u, j] = P(item u at position j+1)``, (R, n, n)."""
+        return self.a[:, :, None] * self.K * self.b[:, None, :]
 
     def expected_loss(self, fb: Feedback) -> np.ndarray:
         if fb.items is not None:

@@ -44,14 +44,15 @@ for ax, k in zip(axes.flat, ks, strict=True):
             e = 1.96 * np.array([p["sem"] for p in ps]) / s
             ax.errorbar(Tp * (1 + 0.06 * j), m, yerr=e, fmt=markers[j % len(markers)], color=c,
                         mfc="none", ms=4, capsize=2, lw=0.8,
-                        label=f"n={n}: MC {lab}" if True else None)
+                        label=f"n={n}: MC {lab}")
     ax.set_xscale("log")
     plain_log_axis(ax, "x")
     ax.set_xlabel("horizon T (rounds)")
     ax.set_ylabel(r"E[regret] / $(n^{3/2}\sqrt{kT})$")
     ax.set_title(f"random adversary, k={k}" + (" (single choice)" if k == 1 else " (k-subsets)"))
-    ax.set_ylim(bottom=0)
-    ax.legend(fontsize=6, ncol=2, loc="lower right")
+    top = max(np.sqrt((n - 1) * (n - k)) / (2 * np.sqrt(np.pi) * n) for n in by_n)
+    ax.set_ylim(0, 1.45 * top)
+    ax.legend(fontsize=5.5, ncol=3, loc="upper left", frameon=False)
 fig.suptitle("Lower-bound construction: exact regret of every algorithm (solid), asymptote "
              "(dashed), corrected asymptote (dotted), limit (thin), Monte Carlo (95% CI)",
              fontsize=8.5)

@@ -12,6 +12,7 @@ digest, commit = figure_context(snakemake)  # noqa: F821
 import matplotlib.pyplot as plt  # noqa: E402
 
 rows = read_table(snakemake.input.table)  # noqa: F821
+nmin = snakemake.config["runtime"].get("fit_min_n", 100)  # noqa: F821
 learners = snakemake.config["learners"]  # noqa: F821
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.3))
 for ax, part, title in ((axes[0], "round", "whole round (loss + update + sampled ranking)"),
@@ -25,12 +26,12 @@ for ax, part, title in ((axes[0], "round", "whole round (loss + update + sampled
         n = np.array([r["n"] for r in rs], float)
         s = np.array([r["seconds_per_round"] for r in rs])
         st = learner_style(learners[lab], lab)
-        big = n >= 100
+        big = n >= nmin
         e = fit_exponent(n[big], s[big]) if big.sum() >= 2 else float("nan")
         ax.plot(n, s, marker=st["marker"], ls=st["ls"], color=st["color"], mfc=st["mfc"],
-                label=f"{st['label']}: slope {e:.2f} (n ≥ 100)")
+                label=f"{st['label']}: slope {e:.2f} (n ≥ {nmin})")
     allx = np.array(sorted({r["n"] for r in rows}), float)
-    x = allx[allx >= 100]
+    x = allx[allx >= nmin]
     if x.size:
         base = min(r["seconds_per_round"] for r in rows if r["part"] == part and r["n"] == x[0])
         ax.plot(x, base * (x * np.log(x)) / (x[0] * np.log(x[0])), "k:", lw=1, label="∝ n log n")
