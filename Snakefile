@@ -22,6 +22,9 @@ except ConfigError as err:
     raise WorkflowError(str(err)) from None
 
 
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/upper.smk"

@@ -172,6 +172,21 @@ def bench_dense(n: int, repeats: int, rng: np.random.Generator) -> list[tuple]:
     ]
 
 
+def bench_permelearn(n: int) -> list[tuple]:
+    """Issue 5 speed target: OnlineRank (Plackett–Luce) per round vs PermELearn at n, one
+    replicate each, measured back to back.  PermELearn's round is timed without its Birkhoff
+    sampling (O(n^4) per draw: minutes at n = 1000), so the ratio is a lower bound."""
+    from onlinerank.timing import per_round_seconds
+
+    pl = per_round_seconds({"name": "onlinerank", "sampler": "plackett-luce"}, n, rounds=300)
+    pe = per_round_seconds({"name": "permelearn"}, n, rounds=5, sample=False)
+    t_pl = pl["update"] + pl["sample"]
+    ratio = pe["update"] / t_pl
+    return [(n, "OnlineRank PL round (R=1)", t_pl, 1.0, 1.0, "-", None),
+            (n, "PermELearn update, no sampling (R=1)", pe["update"], ratio, ratio,
+             ">= 100x OnlineRank (lower bound)", ratio >= 100)]
+
+
 def _py(code: str, env: dict | None = None) -> float:
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
@@ -233,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
           f"(the machine has {os.cpu_count()} cores; other processes distort timings)")
     rows = bench_sizes(args.sizes, repeats, rng)
     rows += bench_dense(1000, max(5, repeats // 2), rng)
+    rows += bench_permelearn(1000)
     head = (f"{'n':>6}  {'what':<40} {'median/round':>13} {'ratio':>7} {'(min)':>6}  "
             f"{'target':<36} verdict")
     print(head)

@@ -452,17 +452,23 @@ def runtime_claims(runtime: list[dict], config: dict, spec: dict) -> list[dict]:
     pl = {r["n"]: r["seconds_per_round"] for r in runtime if r["part"] == "round"
           and config["learners"][r["learner"]].get("sampler") == "plackett-luce"
           and config["learners"][r["learner"]]["name"] == "onlinerank"}
-    pe = {r["n"]: r["seconds_per_round"] for r in runtime if r["part"] == "update"
-          and config["learners"][r["learner"]]["name"] == "permelearn"}
-    common = sorted(set(pl) & set(pe))
-    if common:
-        n = common[-1]
-        ratio = pe[n] / pl[n]
-        need = spec.get("speedup", 100)
+    pe: dict[int, dict[str, float]] = {}
+    for r in runtime:
+        if config["learners"][r["learner"]]["name"] == "permelearn":
+            pe.setdefault(r["n"], {})[r["part"]] = r["seconds_per_round"]
+    need = spec.get("speedup", 100)
+    for n in sorted(set(pl) & set(pe)):
+        if n < spec.get("fit_min_n", 100):  # the claim is asymptotic: large n only
+            continue
+        full = "round" in pe[n]
+        ratio = (pe[n]["round"] if full else pe[n]["update"]) / pl[n]
+        verdict = "PASS" if ratio >= need else ("FAIL" if full else "INCONCLUSIVE")
         out.append(row("Section 4: OnlineRank is much faster per round than PermELearn",
-                       f"n={n}", "PermELearn update time / OnlineRank (PL) round time", ratio,
-                       need, ci_method=f"single timing run; PASS if >= {need}",
-                       verdict="PASS" if ratio >= need else "FAIL", figure="runtime.png"))
+                       f"n={n}", "PermELearn time per round / OnlineRank (PL)" +
+                       ("" if full else " (PermELearn without its Birkhoff sampling: a lower "
+                        "bound)"), ratio, need,
+                       ci_method=f"single timing run; PASS if >= {need}", verdict=verdict,
+                       figure="runtime.png"))
     return out
 
 

@@ -52,7 +52,11 @@ rule figure_baselines_regret:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/baselines_regret.py",
     output:
-        png=f"{FIG}/baselines_regret.png",
+        png=report(
+            f"{FIG}/baselines_regret.png",
+            caption="../report/baselines_regret.rst",
+            category="Section 4 comparisons",
+        ),
         pdf=f"{FIG}/baselines_regret.pdf",
     log:
         f"{RES}/logs/figure_baselines_regret.log",
@@ -68,7 +72,11 @@ rule figure_runtime:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/runtime.py",
     output:
-        png=f"{FIG}/runtime.png",
+        png=report(
+            f"{FIG}/runtime.png",
+            caption="../report/runtime.rst",
+            category="Section 4 comparisons",
+        ),
         pdf=f"{FIG}/runtime.pdf",
     log:
         f"{RES}/logs/figure_runtime.log",
@@ -84,7 +92,11 @@ rule figure_bound_comparison:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/bound_comparison.py",
     output:
-        png=f"{FIG}/bound_comparison.png",
+        png=report(
+            f"{FIG}/bound_comparison.png",
+            caption="../report/bound_comparison.rst",
+            category="Section 4 comparisons",
+        ),
         pdf=f"{FIG}/bound_comparison.pdf",
     log:
         f"{RES}/logs/figure_bound_comparison.log",

@@ -42,7 +42,11 @@ rule figure_lower_normalized:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_normalized.py",
     output:
-        png=f"{FIG}/lower_normalized.png",
+        png=report(
+            f"{FIG}/lower_normalized.png",
+            caption="../report/lower_normalized.rst",
+            category="Lower bound",
+        ),
         pdf=f"{FIG}/lower_normalized.pdf",
     log:
         f"{RES}/logs/figure_lower_normalized.log",
@@ -59,7 +63,11 @@ rule figure_lower_sandwich:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_sandwich.py",
     output:
-        png=f"{FIG}/lower_sandwich.png",
+        png=report(
+            f"{FIG}/lower_sandwich.png",
+            caption="../report/lower_sandwich.rst",
+            category="Lower bound",
+        ),
         pdf=f"{FIG}/lower_sandwich.pdf",
     log:
         f"{RES}/logs/figure_lower_sandwich.log",
@@ -75,7 +83,11 @@ rule figure_lower_hc:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_hc.py",
     output:
-        png=f"{FIG}/lower_hc.png",
+        png=report(
+            f"{FIG}/lower_hc.png",
+            caption="../report/lower_hc.rst",
+            category="Lower bound",
+        ),
         pdf=f"{FIG}/lower_hc.pdf",
     log:
         f"{RES}/logs/figure_lower_hc.log",
@@ -91,7 +103,11 @@ rule figure_lower_abg:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_abg.py",
     output:
-        png=f"{FIG}/lower_abg.png",
+        png=report(
+            f"{FIG}/lower_abg.png",
+            caption="../report/lower_abg.rst",
+            category="Lower bound",
+        ),
         pdf=f"{FIG}/lower_abg.pdf",
     log:
         f"{RES}/logs/figure_lower_abg.log",
@@ -107,7 +123,11 @@ rule figure_lower_frequencies:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_frequencies.py",
     output:
-        png=f"{FIG}/lower_frequencies.png",
+        png=report(
+            f"{FIG}/lower_frequencies.png",
+            caption="../report/lower_frequencies.rst",
+            category="Lower bound",
+        ),
         pdf=f"{FIG}/lower_frequencies.pdf",
     log:
         f"{RES}/logs/figure_lower_frequencies.log",

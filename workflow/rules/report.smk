@@ -8,7 +8,7 @@ rule claims:
         parts=CLAIM_PARTS,
         code=pkg("claims", "provenance"),
     output:
-        csv=f"{RES}/claims.csv",
+        csv=report(f"{RES}/claims.csv", caption="../report/claims.rst", category="Claims"),
         md=f"{FIG}/claims.md",
     log:
         f"{RES}/logs/claims.log",

@@ -23,7 +23,11 @@ rule figure_spearman_regret_vs_T:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/spearman_regret_vs_T.py",
     output:
-        png=f"{FIG}/spearman_regret_vs_T.png",
+        png=report(
+            f"{FIG}/spearman_regret_vs_T.png",
+            caption="../report/spearman_regret_vs_T.rst",
+            category="Spearman corollary",
+        ),
         pdf=f"{FIG}/spearman_regret_vs_T.pdf",
     log:
         f"{RES}/logs/figure_spearman_regret_vs_T.log",
@@ -39,7 +43,11 @@ rule figure_spearman_vs_n:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/spearman_vs_n.py",
     output:
-        png=f"{FIG}/spearman_vs_n.png",
+        png=report(
+            f"{FIG}/spearman_vs_n.png",
+            caption="../report/spearman_vs_n.rst",
+            category="Spearman corollary",
+        ),
         pdf=f"{FIG}/spearman_vs_n.pdf",
     log:
         f"{RES}/logs/figure_spearman_vs_n.log",
@@ -55,7 +63,11 @@ rule figure_spearman_correlation:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/spearman_correlation.py",
     output:
-        png=f"{FIG}/spearman_correlation.png",
+        png=report(
+            f"{FIG}/spearman_correlation.png",
+            caption="../report/spearman_correlation.rst",
+            category="Spearman corollary",
+        ),
         pdf=f"{FIG}/spearman_correlation.pdf",
     log:
         f"{RES}/logs/figure_spearman_correlation.log",
@@ -72,7 +84,11 @@ rule figure_graded_regret:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/graded_regret.py",
     output:
-        png=f"{FIG}/graded_regret.png",
+        png=report(
+            f"{FIG}/graded_regret.png",
+            caption="../report/graded_regret.rst",
+            category="Theorem 3.1 (graded feedback)",
+        ),
         pdf=f"{FIG}/graded_regret.pdf",
     log:
         f"{RES}/logs/figure_graded_regret.log",

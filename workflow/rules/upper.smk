@@ -21,7 +21,11 @@ rule figure_regret_vs_T:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/regret_vs_T.py",
     output:
-        png=f"{FIG}/regret_vs_T.png",
+        png=report(
+            f"{FIG}/regret_vs_T.png",
+            caption="../report/regret_vs_T.rst",
+            category="Theorem 3.1",
+        ),
         pdf=f"{FIG}/regret_vs_T.pdf",
     log:
         f"{RES}/logs/figure_regret_vs_T.log",
@@ -67,7 +71,11 @@ rule figure_regret_ratio_heatmap:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/regret_ratio_heatmap.py",
     output:
-        png=f"{FIG}/regret_ratio_heatmap.png",
+        png=report(
+            f"{FIG}/regret_ratio_heatmap.png",
+            caption="../report/regret_ratio_heatmap.rst",
+            category="Theorem 3.1",
+        ),
         pdf=f"{FIG}/regret_ratio_heatmap.pdf",
     log:
         f"{RES}/logs/figure_regret_ratio_heatmap.log",
@@ -83,7 +91,11 @@ rule figure_exponents:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/exponents.py",
     output:
-        png=f"{FIG}/exponents.png",
+        png=report(
+            f"{FIG}/exponents.png",
+            caption="../report/exponents.rst",
+            category="Corollary 3.2",
+        ),
         pdf=f"{FIG}/exponents.pdf",
     log:
         f"{RES}/logs/figure_exponents.log",
@@ -99,7 +111,11 @@ rule figure_worst_case:
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/worst_case.py",
     output:
-        png=f"{FIG}/worst_case.png",
+        png=report(
+            f"{FIG}/worst_case.png",
+            caption="../report/worst_case.rst",
+            category="Theorem 3.1",
+        ),
         pdf=f"{FIG}/worst_case.pdf",
     log:
         f"{RES}/logs/figure_worst_case.log",
