@@ -60,7 +60,11 @@ class Learner:
         raise NotImplementedError
 
     def expected_loss(self, fb: Feedback) -> np.ndarray | None:
-        """Exact expected pairwise loss (R,) of the coming ranking against ``fb``, or None."""
+        """Exact expected pairwise loss (R,) of the coming ranking against ``fb``, or None.
+
+        Must accept any valid feedback batch, not only the game's family: adaptive adversaries
+        probe the learner's distribution with candidate feedback (e.g. single items).
+        """
         return None
 
     def update(self, fb: Feedback) -> None:  # pragma: no cover - interface

@@ -14,7 +14,8 @@ class FollowTheLeader(Learner):
     """Deterministic: sort by cumulative score, ties broken by item id (stable).
 
     Its expected loss is its (deterministic) realised loss.  Suffers linear regret against the
-    cyclic "least-favoured item" adversary.
+    cyclic "least-favoured item" adversary with its default tie rule (``ties="high"``: among
+    tied lowest scores it picks the item FTL ranks last); with ``ties="low"`` FTL's regret is 0.
     """
 
     name = "ftl"
