@@ -18,30 +18,18 @@ import numpy as np
 
 from ..feedback import Feedback
 from ..game import Game
+from ..registry import Registry
 
 __all__ = ["Adversary", "ADVERSARIES", "register", "make_adversary", "ChunkedDraws"]
 
-ADVERSARIES: dict[str, type[Adversary]] = {}
-
-
-def register(cls: type[Adversary]) -> type[Adversary]:
-    """Class decorator adding an adversary to :data:`ADVERSARIES` under ``cls.name``."""
-    if not getattr(cls, "name", None):
-        raise TypeError(f"{cls.__name__} needs a class attribute 'name'")
-    if cls.name in ADVERSARIES:
-        raise ValueError(f"duplicate adversary name {cls.name!r}")
-    ADVERSARIES[cls.name] = cls
-    return cls
+ADVERSARIES = Registry("adversary")
+#: class decorator adding a adversary to :data:`ADVERSARIES` under ``cls.name``
+register = ADVERSARIES.register
 
 
 def make_adversary(name: str, **params) -> Adversary:
     """Instantiate a registered adversary by name; unknown names list the known ones."""
-    try:
-        cls = ADVERSARIES[name]
-    except KeyError:
-        raise ValueError(f"unknown adversary {name!r}; known: "
-                         f"{', '.join(sorted(ADVERSARIES))}") from None
-    return cls(**params)
+    return ADVERSARIES.make(name, **params)
 
 
 class Adversary:
@@ -71,6 +59,13 @@ class Adversary:
 
     def describe(self) -> dict:
         return {"adversary": self.name}
+
+    def _feedback(self, x: np.ndarray) -> Feedback:
+        """Feedback from a round's draw: chosen items (R, k), or positions sigma (R, n) for the
+        Spearman family (s = -sigma)."""
+        if self.game.family == "spearman":
+            return Feedback(self.game.n, values=-x.astype(np.float64), family="spearman")
+        return Feedback(self.game.n, items=x, family=self.game.family)
 
 
 class ChunkedDraws:

@@ -39,7 +39,4 @@ class UniformAdversary(Adversary):
         self.draws = ChunkedDraws(rngs, draw, chunk)
 
     def feedback(self, t: int, learner) -> Feedback:
-        x = self.draws.next()
-        if self.game.family == "spearman":
-            return Feedback(self.game.n, values=-x.astype(np.float64), family="spearman")
-        return Feedback(self.game.n, items=x, family=self.game.family)
+        return self._feedback(self.draws.next())

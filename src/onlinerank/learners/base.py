@@ -18,29 +18,18 @@ import numpy as np
 
 from ..feedback import Feedback
 from ..game import Game
+from ..registry import Registry
 
 __all__ = ["Learner", "LEARNERS", "register", "make_learner"]
 
-LEARNERS: dict[str, type[Learner]] = {}
-
-
-def register(cls: type[Learner]) -> type[Learner]:
-    """Class decorator adding a learner to :data:`LEARNERS` under ``cls.name``."""
-    if not getattr(cls, "name", None):
-        raise TypeError(f"{cls.__name__} needs a class attribute 'name'")
-    if cls.name in LEARNERS:
-        raise ValueError(f"duplicate learner name {cls.name!r}")
-    LEARNERS[cls.name] = cls
-    return cls
+LEARNERS = Registry("learner")
+#: class decorator adding a learner to :data:`LEARNERS` under ``cls.name``
+register = LEARNERS.register
 
 
 def make_learner(name: str, **params) -> Learner:
     """Instantiate a registered learner by name; unknown names list the known ones."""
-    try:
-        cls = LEARNERS[name]
-    except KeyError:
-        raise ValueError(f"unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}") from None
-    return cls(**params)
+    return LEARNERS.make(name, **params)
 
 
 class Learner:
