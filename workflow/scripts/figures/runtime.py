@@ -29,7 +29,8 @@ for ax, part, title in ((axes[0], "round", "whole round (loss + update + sampled
         big = n >= nmin
         e = fit_exponent(n[big], s[big]) if big.sum() >= 2 else float("nan")
         ax.plot(n, s, marker=st["marker"], ls=st["ls"], color=st["color"], mfc=st["mfc"],
-                label=f"{st['label']}: slope {e:.2f} (n ≥ {nmin})")
+                label=st["label"] + (f": slope {e:.2f} (n ≥ {nmin})" if e == e else
+                                     " (small n only)"))
     allx = np.array(sorted({r["n"] for r in rows}), float)
     x = allx[allx >= nmin]
     if x.size:
