@@ -36,14 +36,13 @@ for ax, key in zip(axes.flat, keys, strict=False):
         ax.plot(t, m, marker=st["marker"], ls=st["ls"], color=st["color"], mfc=st["mfc"],
                 label=st["label"])
         ax.fill_between(t, m - 1.96 * se, m + 1.96 * se, color=st["color"], alpha=0.18, lw=0)
-    spec = advs[adv]
     ax.set_xscale("log")
     plain_log_axis(ax, "x")
     ax.set_ylim(-0.1, 1.02)
     ax.set_xlabel("round t")
     ax.set_ylabel(r"E[Spearman $r_s$] with the centre")
-    extra = {k: v for k, v in spec.items() if k != "name"}
-    ax.set_title(f"{adv} {extra}, n={n}, T={T}", fontsize=7.5)
+    extra = ", ".join(f"{k}={v}" for k, v in advs[adv].items() if k not in ("name", "centre"))
+    ax.set_title(f"{adv} ({extra}), n={n}, T={T}", fontsize=7.5)
 for ax in axes.flat[len(keys):]:
     ax.set_visible(False)
 if keys:
