@@ -34,6 +34,39 @@ include: "workflow/rules/spearman.smk"
 include: "workflow/rules/report.smk"
 
 
+# With a cluster executor (workflow/profiles/slurm) only the computing rules -- simulate, runtime,
+# lower_table, worst_case_table -- are submitted as jobs.  The rules below read a few small tables
+# and take about a second each, less than a SLURM job's overhead (~6-7 s), so they run on the
+# submitting host.  Without a cluster executor this line changes nothing.
+localrules:
+    aggregate,
+    bounds,
+    bound_comparison,
+    claims_upper,
+    claims_lower,
+    claims_baselines,
+    claims_spearman,
+    claims,
+    manifest,
+    figure_regret_vs_T,
+    figure_regret_ratio_heatmap,
+    figure_exponents,
+    figure_worst_case,
+    figure_lower_normalized,
+    figure_lower_sandwich,
+    figure_lower_hc,
+    figure_lower_abg,
+    figure_lower_frequencies,
+    figure_baselines_regret,
+    figure_runtime,
+    figure_bound_comparison,
+    figure_spearman_regret_vs_T,
+    figure_spearman_vs_n,
+    figure_spearman_correlation,
+    figure_graded_regret,
+    all,
+
+
 FIGURES = [
     "regret_vs_T",
     "regret_ratio_heatmap",

@@ -12,6 +12,11 @@ processes; the table reports the median time per round, the median of these pair
 as a check on noise, the ratio of the minima.  The dense expected loss has its own O(n^2) floor
 (one ``np.multiply`` of two n x n arrays per replicate).
 
+Scale-out section (after the start-up timings; ``--no-scale`` skips it, about 20 s): peak RSS of
+one simulate block at n = 10000 in fresh subprocesses for two horizons T and two block sizes R
+(memory must grow with R n + R K, never with T), and the cost of one small cell run end to end
+through ``python -m snakemake`` (one-cell config) against its simulation time.
+
 Targets (issue): at n = 10000, Plackett–Luce <= 1.0x, QuickSort <= 3.0x, exact single-choice
 expected loss (with its add_items update) >= 1e9 item-rounds/s; at n = 1000 the dense expected
 loss >= 1e9 ordered pairs/s.  The script always exits 0; it is a report, not a test.
@@ -236,11 +241,117 @@ def startup() -> None:
         subprocess.run([sys.executable, "-c", _FIRST_CALL], check=True, env=env)
 
 
+_MEM_CHILD = """
+import json, resource, sys, time
+from onlinerank.experiments import Cell, run_block
+def peak_kb():
+    # VmHWM: this process image's own peak (ru_maxrss would carry the parent's RSS across
+    # fork + exec on Linux)
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(l.split()[1]) for l in f if l.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+n, R, T, K = map(int, sys.argv[1:5])
+cfg = {"seed": 1, "checkpoints": K,
+       "learners": {"pl": {"name": "onlinerank", "sampler": "plackett-luce", "eta": "paper"}},
+       "adversaries": {"u": {"name": "uniform"}}}
+def cell(n, T, R):
+    return Cell("upper", "mem", "u", "pl", "single", n, 1, T, R, R)
+run_block(cfg, cell(10, 2, 1), 0)  # imports done, numba caches loaded, no large array yet
+base = peak_kb()
+t0 = time.perf_counter()
+run_block(cfg, cell(n, T, R), 0)
+dt = time.perf_counter() - t0
+peak = peak_kb()
+print(json.dumps({"base_kb": base, "peak_kb": peak, "seconds": dt}))
+"""
+
+
+def memory_check(n: int = 10000, K: int = 12) -> None:
+    """Peak RSS of one simulate block (OnlineRank PL vs uniform single choices) in a fresh
+    process per run: it must grow with R n + R K and stay flat in T (simulate keeps O(R n + R K))."""
+    import json
+
+    out = {}
+    for R_, T in [(4, 1000), (4, 10000), (16, 1000)]:
+        p = subprocess.run([sys.executable, "-c", _MEM_CHILD, str(n), str(R_), str(T), str(K)],
+                           check=True, capture_output=True, text=True, timeout=120)
+        out[(R_, T)] = json.loads(p.stdout.strip().splitlines()[-1])
+    print(f"memory: peak RSS of one simulate block at n = {n}, K = {K} checkpoints (OnlineRank PL "
+          f"vs uniform single choices; a fresh process each, baseline = after imports)")
+    for (R_, T), r in out.items():
+        print(f"  R = {R_:3d}  T = {T:6d}: peak {r['peak_kb'] / 1024:7.1f} MB, baseline "
+              f"{r['base_kb'] / 1024:7.1f} MB, simulation "
+              f"{(r['peak_kb'] - r['base_kb']) / 1024:+6.1f} MB  ({r['seconds']:.1f} s)")
+    growth_T = (out[(4, 10000)]["peak_kb"] - out[(4, 1000)]["peak_kb"]) / 1024
+    growth_R = (out[(16, 1000)]["peak_kb"] - out[(4, 1000)]["peak_kb"]) / 1024
+    history = 9000 * 4 * n * 8 / 2**20  # one float64 n-vector per replicate and extra round
+    limit = 0.01 * history
+    print(f"  T x10 (1e3 -> 1e4, R = 4): {growth_T:+.1f} MB;  R x4 (4 -> 16, T = 1e3): "
+          f"{growth_R:+.1f} MB = {growth_R / (12 * n * 8 / 2**20):.1f} x the {12 * n * 8 / 2**20:.1f} MB "
+          f"by which one (R, n) float64 array grows")
+    print(f"  verdict: {'PASS' if growth_T <= limit else 'MISS'} -- flat in T: {growth_T:+.1f} MB "
+          f"<= {limit:.0f} MB (1% of the {history:.0f} MB one n-vector per replicate and extra "
+          f"round would take)")
+
+
+def pipeline_cost() -> None:
+    """One small cell through `python -m snakemake` (one-cell config, scratch working directory):
+    end-to-end wall time against the simulation time the job itself records."""
+    import yaml
+
+    from onlinerank.experiments import groups_of, load_results
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "config", "smoke.yaml")) as f:
+        cfg = yaml.safe_load(f)
+    cfg["results_dir"] = "results-bench"
+    cfg["figures_dir"] = "results-bench/figures"
+    cfg["upper"] = {"block_size": 8, "experiments": [
+        {"name": "cell", "family": "single", "adversaries": ["uniform"],
+         "learners": ["onlinerank-pl"], "n": [100], "T": [1000], "replicates": 8}]}
+    ((group, cells),) = groups_of(cfg, "upper").items()
+    target = f"results-bench/sim/{group}/b0.npz"
+    with tempfile.TemporaryDirectory() as tmp:
+        conf = os.path.join(tmp, "one-cell.yaml")
+        with open(conf, "w") as f:
+            yaml.safe_dump(cfg, f)
+        cmd = [sys.executable, "-m", "snakemake", target, "--snakefile",
+               os.path.join(root, "Snakefile"), "--directory", tmp, "--configfile", conf,
+               "--cores", "1", "--quiet", "all"]
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=120, cwd=tmp)
+        wall = time.perf_counter() - t0
+        sim = sum(r.meta["seconds"] for r in load_results(os.path.join(tmp, target)).values())
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "snakemake", "--version"], check=True,
+                       capture_output=True, timeout=60)
+        bare = time.perf_counter() - t0
+    c = cells[0]
+    print(f"pipeline cost of one cell ({c.family}, n = {c.n}, T = {c.T}, R = {c.replicates}, "
+          f"{c.learner}) end to end through `python -m snakemake --cores 1`:")
+    print(f"  wall {wall:.2f} s = simulation {sim:.2f} s + overhead {wall - sim:.2f} s "
+          f"(of which Snakemake's own start-up, `--version`: {bare:.2f} s; the rest is config "
+          f"validation, the DAG, the job's Python/numba start-up and writing the block)")
+    print(f"  => locally a simulate job costs ~{wall - sim:.1f} s plus its simulation; through "
+          f"SLURM add ~6-7 s per SLURM job and ~3 s per member of a group job "
+          f"(tests/test_slurm.py)")
+
+
+def scale_out() -> None:
+    print("-- scale-out checks --")
+    memory_check()
+    pipeline_cost()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
     ap.add_argument("--sizes", type=int, nargs="*", default=[100, 1000, 10000])
     ap.add_argument("--no-startup", action="store_true", help="skip import / compile timings")
+    ap.add_argument("--no-scale", action="store_true",
+                    help="skip the memory and per-cell pipeline-cost checks")
     args = ap.parse_args(argv)
     repeats = 7 if args.quick else 21
     rng = np.random.default_rng(20240611)
@@ -263,6 +374,11 @@ def main(argv: list[str] | None = None) -> int:
             startup()
         except (OSError, subprocess.CalledProcessError) as e:  # a report, never a failure
             print(f"start-up timings failed: {e}")
+    if not args.no_scale:
+        try:
+            scale_out()
+        except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
+            print(f"scale-out checks failed: {e}")
     return 0
 
 
