@@ -12,11 +12,13 @@ __all__ = ["git_commit", "sha256_file", "manifest"]
 
 
 def git_commit(cwd: str | os.PathLike | None = None) -> str:
-    """Short commit of the working tree (``+dirty`` if it has changes), or ``unknown``."""
+    """Short commit of the working tree (``+dirty`` if tracked files other than the pipeline's
+    own outputs in ``figures/`` have changes), or ``unknown``."""
     try:
         rev = subprocess.run(["git", "rev-parse", "--short=10", "HEAD"], cwd=cwd,
                              capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                                ".", ":(exclude)figures"],
                                cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
         return rev + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
