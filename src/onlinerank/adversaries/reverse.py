@@ -31,14 +31,11 @@ import numpy as np
 
 from ..feedback import Feedback
 from ..logweights import LogWeights
+from ..samplers import expit
 from .base import Adversary, register
 
 __all__ = ["ReverseAdversary", "expected_positions", "expected_order", "reverse_sigma",
            "reverse_of_order"]
-
-
-def _expit(x: np.ndarray) -> np.ndarray:
-    return 0.5 * (1.0 + np.tanh(0.5 * x))  # overflow-free logistic
 
 
 def expected_positions(learner, n: int | None = None) -> np.ndarray:
@@ -47,7 +44,7 @@ def expected_positions(learner, n: int | None = None) -> np.ndarray:
     if isinstance(state, LogWeights):
         a = np.asarray(state.a, dtype=np.float64)
         # row u of P[:, v, u] = P(v before u) = expit(a_v - a_u); the v = u term is 1/2
-        return 0.5 + _expit(a[:, :, None] - a[:, None, :]).sum(axis=1)
+        return 0.5 + expit(a[:, :, None] - a[:, None, :]).sum(axis=1)
     n = learner.game.n if n is None else n
     R = learner.reps
     out = np.empty((R, n))
