@@ -179,17 +179,20 @@ def bench_dense(n: int, repeats: int, rng: np.random.Generator) -> list[tuple]:
 
 def bench_permelearn(n: int) -> list[tuple]:
     """Issue 5 speed target: OnlineRank (Plackett–Luce) per round vs PermELearn at n, one
-    replicate each, measured back to back.  PermELearn's round is timed without its Birkhoff
-    sampling (O(n^4) per draw: minutes at n = 1000), so the ratio is a lower bound."""
+    replicate each, measured back to back.  A whole Birkhoff draw takes minutes at n = 1000, so
+    PermELearn's round is timed as its update plus the first step of the draw (one assignment
+    problem, work every draw performs): the ratio is a lower bound on the true one."""
     from onlinerank.timing import per_round_seconds
 
     pl = per_round_seconds({"name": "onlinerank", "sampler": "plackett-luce"}, n, rounds=300)
-    pe = per_round_seconds({"name": "permelearn"}, n, rounds=5, sample=False)
+    pe = per_round_seconds({"name": "permelearn"}, n, rounds=5, sample="first-step")
     t_pl = pl["update"] + pl["sample"]
-    ratio = pe["update"] / t_pl
+    t_pe = pe["update"] + pe["sample"]
     return [(n, "OnlineRank PL round (R=1)", t_pl, 1.0, 1.0, "-", None),
-            (n, "PermELearn update, no sampling (R=1)", pe["update"], ratio, ratio,
-             ">= 100x OnlineRank (lower bound)", ratio >= 100)]
+            (n, "PermELearn update only (R=1)", pe["update"], pe["update"] / t_pl,
+             pe["update"] / t_pl, "-", None),
+            (n, "PermELearn update + 1st Birkhoff step (R=1)", t_pe, t_pe / t_pl, t_pe / t_pl,
+             ">= 100x OnlineRank (lower bound)", t_pe / t_pl >= 100)]
 
 
 def _py(code: str, env: dict | None = None) -> float:

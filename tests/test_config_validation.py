@@ -66,6 +66,11 @@ CASES = {
                                   ["name", "single"]),
     "no learners": (_set(["learners"], {}), ["learners", "{}"]),
     "lemma61 too few samples": (_set(["lemma61", "samples"], 10), ["samples", "10"]),
+    "undefined runtime learner": (lambda c: c["runtime"]["learners"].append("turbo"),
+                                  ["runtime.learners", "turbo"]),
+    "partial draw not supported": (lambda c: c["runtime"].update(
+        max_partial_sample_n={"onlinerank-pl": 10}),
+        ["runtime.max_partial_sample_n.onlinerank-pl", "sample_first_step"]),
 }
 
 

@@ -27,7 +27,7 @@ import json
 import math
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +38,8 @@ from .learners import LEARNERS, make_learner
 from .simulate import SimResult, simulate
 
 __all__ = [
-    "STAGES", "ConfigError", "Cell", "validate_config", "config_digest", "cells_of",
+    "STAGES", "ConfigError", "Cell", "validate_config", "config_digest", "section_digest",
+    "group_digest", "cells_of",
     "stage_cells", "groups_of", "find_group", "run_block", "run_group_block", "save_results",
     "load_results", "aggregate",
     "aggregate_stage", "bounds_rows", "write_csv", "atomic_write_text",
@@ -188,12 +189,54 @@ def validate_config(config: dict) -> None:
                     lrn.check(game)
             except ValueError as e:
                 _fail(f"{stage}.experiments[{cell.experiment}]", cell.adversary, str(e))
+    _validate_runtime(config)
+
+
+def _validate_runtime(config: dict) -> None:
+    """The timing section: known labels; a learner with ``max_partial_sample_n`` must offer
+    ``sample_first_step()`` (the lower-bound timing of its draw)."""
+    sec = config.get("runtime")
+    if not sec:
+        return
+    learners = config.get("learners", {})
+    for lab in sec.get("learners", []):
+        if lab not in learners:
+            _fail("runtime.learners", lab, "not defined under top-level 'learners'")
+    for key in ("max_n", "max_sample_n", "max_partial_sample_n"):
+        for lab in sec.get(key, {}):
+            if lab not in sec.get("learners", []):
+                _fail(f"runtime.{key}", lab, "not one of runtime.learners")
+    for lab, cap in sec.get("max_partial_sample_n", {}).items():
+        if not hasattr(LEARNERS[learners[lab]["name"]], "sample_first_step"):
+            _fail(f"runtime.max_partial_sample_n.{lab}", cap,
+                  f"learner {learners[lab]['name']!r} cannot time a partial draw (no "
+                  "sample_first_step)")
 
 
 def config_digest(config: dict) -> str:
     """Short sha256 of the canonical JSON of the config (provenance)."""
     text = json.dumps(config, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def section_digest(config: dict, *keys: str) -> str:
+    """Digest of the named top-level config entries only (a step that reads just these reruns
+    when one of them changes, and only then: the value is a Snakemake ``params``)."""
+    return config_digest({k: config.get(k) for k in keys})
+
+
+def group_digest(config: dict, group: str) -> str:
+    """Digest of everything that determines the results of job directory ``group``: its cells
+    (learner, horizon T, replicates, block size, sampling), the specs of its learners and
+    adversary, the seed and the number of checkpoints.  Used as the ``params`` of the simulate
+    rule, so that editing a grid, a learner or an adversary in the config reruns exactly the jobs
+    it changes (Snakemake does not look inside the config by itself)."""
+    cells = find_group(config, group)
+    return config_digest({
+        "cells": [asdict(c) for c in cells],
+        "learners": {c.learner: config["learners"][c.learner] for c in cells},
+        "adversary": config["adversaries"][cells[0].adversary],
+        "seed": config["seed"], "checkpoints": config.get("checkpoints", 12)})
 
 
 def cells_of(config: dict, stage: str = "upper") -> list[Cell]:

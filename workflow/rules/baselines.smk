@@ -5,6 +5,8 @@
 rule runtime:
     input:
         code=pkg("timing"),
+    params:
+        spec=section_digest(config, "runtime", "learners"),
     output:
         f"{RES}/tables/runtime.csv",
     log:
@@ -19,6 +21,8 @@ rule runtime:
 rule bound_comparison:
     input:
         code=pkg("comparison"),
+    params:
+        spec=section_digest(config, "bound_comparison"),
     output:
         csv=f"{RES}/tables/bound_comparison.csv",
         md=f"{FIG}/bound_comparison.md",
@@ -35,6 +39,8 @@ rule claims_baselines:
         sim=f"{RES}/tables/sim_baselines.csv",
         runtime=rules.runtime.output[0],
         code=pkg("claims", "timing"),
+    params:
+        config=CONFIG_DIGEST,
     output:
         f"{RES}/claims/baselines.csv",
     log:
@@ -51,6 +57,8 @@ rule figure_baselines_regret:
         bounds=f"{RES}/tables/bounds_baselines.csv",
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/baselines_regret.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/baselines_regret.png",
@@ -71,6 +79,8 @@ rule figure_runtime:
         table=rules.runtime.output[0],
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/runtime.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/runtime.png",
@@ -91,6 +101,8 @@ rule figure_bound_comparison:
         table=rules.bound_comparison.output.csv,
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/bound_comparison.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/bound_comparison.png",

@@ -4,10 +4,19 @@
 import glob
 import os
 
-from onlinerank.experiments import STAGES, groups_of
+from onlinerank.experiments import (
+    STAGES,
+    config_digest,
+    group_digest,
+    groups_of,
+    section_digest,
+)
 
 RES = config.get("results_dir", "results")
 FIG = config.get("figures_dir", "figures")
+# claims, figures and the manifest stamp this digest: as their params it reruns them on any
+# config change; computing steps have narrower params (group_digest, section_digest)
+CONFIG_DIGEST = config_digest(config)
 _SRC = os.path.join(workflow.basedir, "src", "onlinerank")
 # modules used by one kind of step only; every other module is "core" (the simulation engine)
 LEAF_MODULES = ["claims", "comparison", "cli", "lower_tables", "lowerbound", "plotting",

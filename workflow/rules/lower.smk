@@ -7,6 +7,8 @@ LOWER_TABLES = ["curves", "hc", "abg", "frequencies"]
 rule lower_table:
     input:
         code=pkg("lowerbound", "lower_tables"),
+    params:
+        spec=section_digest(config, "lowerbound", "seed"),
     output:
         f"{RES}/tables/lower_{{table}}.csv",
     log:
@@ -25,6 +27,8 @@ rule claims_lower:
         hc=f"{RES}/tables/lower_hc.csv",
         sim=f"{RES}/tables/sim_lower.csv",
         code=pkg("claims", "lowerbound"),
+    params:
+        config=CONFIG_DIGEST,
     output:
         f"{RES}/claims/lower.csv",
     log:
@@ -41,6 +45,8 @@ rule figure_lower_normalized:
         sim=f"{RES}/tables/sim_lower.csv",
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_normalized.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/lower_normalized.png",
@@ -62,6 +68,8 @@ rule figure_lower_sandwich:
         upper=f"{RES}/tables/sim_upper.csv",
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_sandwich.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/lower_sandwich.png",
@@ -82,6 +90,8 @@ rule figure_lower_hc:
         hc=f"{RES}/tables/lower_hc.csv",
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_hc.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/lower_hc.png",
@@ -102,6 +112,8 @@ rule figure_lower_abg:
         abg=f"{RES}/tables/lower_abg.csv",
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_abg.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/lower_abg.png",
@@ -122,6 +134,8 @@ rule figure_lower_frequencies:
         frequencies=f"{RES}/tables/lower_frequencies.csv",
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/lower_frequencies.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/lower_frequencies.png",

@@ -7,6 +7,8 @@ rule claims:
     input:
         parts=CLAIM_PARTS,
         code=pkg("claims", "provenance"),
+    params:
+        config=CONFIG_DIGEST,
     output:
         csv=report(f"{RES}/claims.csv", caption="../report/claims.rst", category="Claims"),
         md=f"{FIG}/claims.md",
@@ -21,6 +23,8 @@ rule claims:
 rule manifest:
     input:
         outputs=lambda wc: ALL_OUTPUTS,
+    params:
+        config=CONFIG_DIGEST,
     output:
         f"{RES}/manifest.json",
     log:

@@ -4,6 +4,8 @@
 rule simulate:
     input:
         code=PKG,
+    params:
+        spec=lambda wc: group_digest(config, wc.cell),
     output:
         f"{RES}/sim/{{cell}}/b{{block}}.npz",
     log:
@@ -18,6 +20,10 @@ rule aggregate:
     input:
         blocks=lambda wc: block_files(wc.stage),
         code=PKG,
+    params:
+        spec=lambda wc: section_digest(
+            config, wc.stage, "learners", "adversaries", "seed", "checkpoints"
+        ),
     output:
         f"{RES}/tables/sim_{{stage}}.csv",
     log:

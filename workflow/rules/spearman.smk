@@ -6,6 +6,8 @@ rule claims_spearman:
         sim=f"{RES}/tables/sim_spearman.csv",
         bounds=f"{RES}/tables/bounds_spearman.csv",
         code=pkg("claims"),
+    params:
+        config=CONFIG_DIGEST,
     output:
         f"{RES}/claims/spearman.csv",
     log:
@@ -22,6 +24,8 @@ rule figure_spearman_regret_vs_T:
         bounds=f"{RES}/tables/bounds_spearman.csv",
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/spearman_regret_vs_T.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/spearman_regret_vs_T.png",
@@ -42,6 +46,8 @@ rule figure_spearman_vs_n:
         table=f"{RES}/tables/sim_spearman.csv",
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/spearman_vs_n.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/spearman_vs_n.png",
@@ -62,6 +68,8 @@ rule figure_spearman_correlation:
         table=f"{RES}/tables/sim_spearman.csv",
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/spearman_correlation.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/spearman_correlation.png",
@@ -83,6 +91,8 @@ rule figure_graded_regret:
         bounds=f"{RES}/tables/bounds_spearman.csv",
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/graded_regret.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/graded_regret.png",

@@ -4,6 +4,8 @@
 rule bounds:
     input:
         code=PKG,
+    params:
+        spec=lambda wc: section_digest(config, wc.stage, "learners", "adversaries"),
     output:
         f"{RES}/tables/bounds_{{stage}}.csv",
     log:
@@ -20,6 +22,8 @@ rule figure_regret_vs_T:
         bounds=f"{RES}/tables/bounds_upper.csv",
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/regret_vs_T.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/regret_vs_T.png",
@@ -38,6 +42,8 @@ rule figure_regret_vs_T:
 rule worst_case_table:
     input:
         code=pkg("worst_case"),
+    params:
+        spec=section_digest(config, "worst_case"),
     output:
         f"{RES}/tables/worst_case.csv",
     log:
@@ -54,6 +60,8 @@ rule claims_upper:
         bounds=f"{RES}/tables/bounds_upper.csv",
         worst_case=rules.worst_case_table.output[0],
         code=pkg("claims"),
+    params:
+        config=CONFIG_DIGEST,
     output:
         f"{RES}/claims/upper.csv",
     log:
@@ -70,6 +78,8 @@ rule figure_regret_ratio_heatmap:
         bounds=f"{RES}/tables/bounds_upper.csv",
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/regret_ratio_heatmap.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/regret_ratio_heatmap.png",
@@ -90,6 +100,8 @@ rule figure_exponents:
         claims=rules.claims_upper.output[0],
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/exponents.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/exponents.png",
@@ -110,6 +122,8 @@ rule figure_worst_case:
         table=rules.worst_case_table.output[0],
         code=pkg("plotting", "provenance", "timing", "lowerbound"),
         script="workflow/scripts/figures/worst_case.py",
+    params:
+        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/worst_case.png",

@@ -205,10 +205,12 @@ class _LazyBvN:
         self.total = 0.0
         self.done = False
 
-    def extend(self, target: float) -> None:
+    def extend(self, target: float, max_steps: int | None = None) -> None:
         from scipy.optimize import linear_sum_assignment
 
-        while not self.done and self.total <= target:
+        steps = 0
+        while not self.done and self.total <= target and (max_steps is None or steps < max_steps):
+            steps += 1
             rows, cols = linear_sum_assignment(self.cost)
             vals = self.res[rows, cols]
             if vals.min() <= 0:  # no perfect matching left in the support
@@ -310,6 +312,13 @@ class PermELearn(Learner):
                 self._bvn[r] = _LazyBvN(self.a[r, :, None] * self.K[r] * self.b[r, None, :])
             out[r] = self._bvn[r].draw(float(u[r]))
         return out
+
+    def sample_first_step(self) -> None:
+        """The part of :meth:`rank` that every draw performs: the residual of replicate 0 and
+        the first step of its decomposition (one assignment problem on an n x n matrix).  Timing
+        this gives a lower bound on the sampling cost where a whole draw is too slow to time
+        (minutes at n = 1000)."""
+        _LazyBvN(self.a[0, :, None] * self.K[0] * self.b[0, None, :]).extend(np.inf, max_steps=1)
 
     @property
     def W(self) -> np.ndarray:
