@@ -28,6 +28,8 @@ for ax, (v, pred) in zip(axes.flat, present, strict=False):
         ax.plot([a, b], [yy, yy], color=c, lw=1.2)
     ax.scatter(vals, y, c=colors, s=14, zorder=3)
     ax.axvline(pred, color="k", ls="--", lw=1, label=f"Corollary 3.2: {pred:g}")
+    if v == "n" and any(" subset " in r["cell"] for r in rs):
+        ax.axvline(2.0, color="k", ls=":", lw=1, label="Corollary 3.2, subsets: 2")
     ax.set_yticks(y, [r["cell"].split(" (")[0] for r in rs], fontsize=5.5)
     ax.set_xlabel(f"exponent of regret in {v}\n(local slope at the two largest {v})", fontsize=8)
     ax.set_title(f"regret ∝ {v}^b: 95% bootstrap\nwidened by the truncation estimate", fontsize=8)
