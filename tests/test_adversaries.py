@@ -8,8 +8,9 @@ import pytest
 from scipy import stats
 
 from onlinerank import Game, make_adversary, simulate
+from onlinerank.adversaries.base import bradley_terry_positions
 from onlinerank.adversaries.cyclic import least_favoured
-from onlinerank.adversaries.greedy import expected_positions, greater_counts
+from onlinerank.adversaries.greedy import greater_counts
 from onlinerank.adversaries.popularity import zipf_weights
 from onlinerank.bounds import resolve_eta
 from onlinerank.feedback import pairwise_loss
@@ -269,7 +270,7 @@ def test_greedy_helpers_against_definitions():
     a = rng.normal(size=(3, 7))
     want = np.array([[sum(1 / (1 + math.exp(a[r, u] - a[r, v])) for v in range(7) if v != u)
                       for u in range(7)] for r in range(3)])
-    np.testing.assert_allclose(expected_positions(a), want, rtol=1e-12)
+    np.testing.assert_allclose(bradley_terry_positions(a), want, rtol=1e-12)
 
 
 def test_greedy_beats_the_uniform_adversary():

@@ -12,9 +12,10 @@ import pytest
 from scipy.stats import chisquare
 
 from onlinerank import ADVERSARIES, Game, OnlineRank, exact_expected_regret, simulate
+from onlinerank.adversaries.base import expected_positions
 from onlinerank.adversaries.graded import GradedAdversary, graded_game, graded_M
 from onlinerank.adversaries.mallows import MallowsAdversary, mallows_pmf, mallows_sample, mallows_Z
-from onlinerank.adversaries.reverse import ReverseAdversary, expected_positions
+from onlinerank.adversaries.reverse import ReverseAdversary
 from onlinerank.bounds import spearman_bound, theorem31
 from onlinerank.feedback import Feedback, complexity_M, pairwise_loss, position_loss, spearman_rho
 from onlinerank.learners.simple import FollowTheLeader
@@ -176,7 +177,7 @@ class NoSampling:
         raise AssertionError("the adversary must not read the sampled ranking")
 
     def __getattr__(self, name):
-        if name == "state" and not self._expose_state:
+        if name in ("state", "log_weights") and not self._expose_state:
             raise AttributeError(name)
         return getattr(self._l, name)
 
@@ -198,7 +199,7 @@ def test_reverse_plays_reverse_of_pl_expected_order(expose_state):
     adv.reset(Game(n=n, T=10, family="spearman"), replicate_streams(0, (), range(R), "adversary"))
     wrapped = NoSampling(learner, expose_state)
     sigma = -adv.feedback(1, wrapped).values
-    got_epos = expected_positions(wrapped)
+    got_epos = 1.0 + expected_positions(wrapped, R, n)  # 1..n scale
     a = learner.state.a
     for r in range(R):
         orders, p = pl_law(a[r])

@@ -45,6 +45,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.special import expit
 
+from .bounds import eta_paper
+from .feedback import family_M
+
 __all__ = [
     "FAMILIES",
     "WorstCaseResult",
@@ -110,18 +113,15 @@ def complexity_M(n: int, family: str = "choice", k: int = 1) -> float:
     (``= k(n-k)`` for ``k <= n/2``); subsets ``floor(n^2/4)``; Spearman ``n^2(n^2-1)/12``.
     """
     _check_family(n, family, k)
-    if family == "choice":
-        return float(k * (n - k))
     if family == "choice_at_most":
         return float(max(j * (n - j) for j in range(1, k + 1)))
-    if family == "subsets":
-        return float(n * n // 4)
-    return n * n * (n * n - 1) / 12.0
+    # the other families are those of the simulations, under this module's names
+    return family_M({"choice": "kchoice", "subsets": "subset"}.get(family, family), n, k)
 
 
 def paper_eta(n: int, T: int, M: float) -> float:
-    """The paper's learning rate ``eta = n sqrt(ln 2 / (T M))`` (THEORY §3.2)."""
-    return n * math.sqrt(LN2 / (T * M))
+    """The paper's learning rate ``eta = n sqrt(ln 2 / (T M))`` (THEORY §3.2), as a float."""
+    return float(eta_paper(n, T, M))
 
 
 # --------------------------------------------------------------------------------------------

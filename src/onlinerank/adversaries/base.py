@@ -19,8 +19,10 @@ import numpy as np
 from ..feedback import Feedback
 from ..game import Game
 from ..registry import Registry
+from ..samplers import expit
 
-__all__ = ["Adversary", "ADVERSARIES", "register", "make_adversary", "ChunkedDraws"]
+__all__ = ["Adversary", "ADVERSARIES", "register", "make_adversary", "ChunkedDraws",
+           "bradley_terry_positions", "expected_positions"]
 
 ADVERSARIES = Registry("adversary")
 #: class decorator adding a adversary to :data:`ADVERSARIES` under ``cls.name``
@@ -30,6 +32,46 @@ register = ADVERSARIES.register
 def make_adversary(name: str, **params) -> Adversary:
     """Instantiate a registered adversary by name; unknown names list the known ones."""
     return ADVERSARIES.make(name, **params)
+
+
+_BLOCK = 1 << 22  # elements per (R_chunk, n, n) temporary
+
+
+def bradley_terry_positions(a: np.ndarray) -> np.ndarray:
+    """``E[pi(u) - 1] = sum_{v != u} expit(a_v - a_u)`` (R, n) for the Bradley–Terry marginals
+    ``P(v before u) = expit(a_v - a_u)`` of log-weights ``a`` (R, n), which both samplers of
+    OnlineRank have (Lemma 6.1, THEORY §2.5).  O(R n^2), in blocks of replicates."""
+    a = np.asarray(a, dtype=np.float64)
+    R, n = a.shape
+    out = np.empty((R, n))
+    step = max(1, _BLOCK // (n * n))
+    for lo in range(0, R, step):
+        blk = a[lo:lo + step]
+        # d[r, u, v] = a_v - a_u; the v = u term contributes expit(0) = 1/2
+        out[lo:lo + step] = expit(blk[:, None, :] - blk[:, :, None]).sum(axis=2) - 0.5
+    return out
+
+
+def expected_positions(learner, reps: int, n: int, who: str = "this adversary") -> np.ndarray:
+    """Expected ``pi(u) - 1`` (R, n) of every item under the learner's coming ranking: its
+    distribution, never its sample.  Learners with log-weights (``log_weights()``: OnlineRank)
+    by :func:`bradley_terry_positions`; any other learner by n queries of its exact expected
+    loss of the feedback "item u chosen alone", whose pairwise loss is the number of items ranked
+    before u (a ``ValueError`` naming ``who`` if the learner has no exact expected loss)."""
+    R = reps
+    lw = getattr(learner, "log_weights", None)
+    if callable(lw):
+        a = np.asarray(lw(), dtype=np.float64)
+        if a.shape == (R, n):
+            return bradley_terry_positions(a)
+    out = np.empty((R, n))
+    for u in range(n):
+        el = learner.expected_loss(Feedback(n, items=np.full((R, 1), u), family="single"))
+        if el is None:
+            raise ValueError(f"{who} needs a learner with an exact expected loss; "
+                             f"{getattr(learner, 'name', type(learner).__name__)!r} returned None")
+        out[:, u] = el
+    return out
 
 
 class Adversary:

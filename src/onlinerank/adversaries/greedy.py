@@ -42,27 +42,9 @@ import numpy as np
 
 from ..feedback import Feedback
 from ..game import Game
-from ..samplers import expit
-from .base import Adversary, register
+from .base import Adversary, expected_positions, register
 
-__all__ = ["GreedyAdversary", "expected_positions", "greater_counts"]
-
-_BLOCK = 1 << 22  # elements per (R_chunk, n, n) temporary
-
-
-def expected_positions(a: np.ndarray) -> np.ndarray:
-    """``E[pi(u) - 1] = sum_{v != u} expit(a_v - a_u)`` for Bradley–Terry marginals with
-    log-weights ``a`` (R, n); returns (R, n).  O(R n^2), in blocks of replicates."""
-    a = np.asarray(a, dtype=np.float64)
-    R, n = a.shape
-    out = np.empty((R, n))
-    step = max(1, _BLOCK // (n * n))
-    for lo in range(0, R, step):
-        blk = a[lo:lo + step]
-        # d[r, u, v] = a_v - a_u; the v = u term contributes expit(0) = 1/2
-        out[lo:lo + step] = expit(blk[:, None, :] - blk[:, :, None]).sum(axis=2) - 0.5
-    return out
-
+__all__ = ["GreedyAdversary", "greater_counts"]
 
 def greater_counts(S: np.ndarray) -> np.ndarray:
     """``g[r, u] = #{v : S[r, v] > S[r, u]}`` for (R, n) scores, by sorting (O(n log n) a row)."""
@@ -104,20 +86,7 @@ class GreedyAdversary(Adversary):
 
     def positions(self, learner) -> np.ndarray:
         """Expected ``pi(u) - 1`` of every item (R, n) under the learner's coming ranking."""
-        R, n = self.reps, self.game.n
-        lw = getattr(learner, "log_weights", None)
-        if callable(lw):
-            a = np.asarray(lw(), dtype=np.float64)
-            if a.shape == (R, n):
-                return expected_positions(a)
-        out = np.empty((R, n))
-        for u in range(n):
-            el = learner.expected_loss(Feedback(n, items=np.full((R, 1), u), family="single"))
-            if el is None:
-                raise ValueError(f"adversary 'greedy' needs a learner with an exact expected "
-                                 f"loss; {getattr(learner, 'name', learner)!r} returned None")
-            out[:, u] = el
-        return out
+        return expected_positions(learner, self.reps, self.game.n, "adversary 'greedy'")
 
     def feedback(self, t: int, learner) -> Feedback:
         R, n, k = self.reps, self.game.n, self.k

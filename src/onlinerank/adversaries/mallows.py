@@ -48,7 +48,7 @@ import numpy as np
 
 from ..feedback import Feedback
 from ..game import Game
-from .base import Adversary, ChunkedDraws, register
+from .base import Adversary, ChunkedDraws, expected_positions, register
 
 __all__ = ["MallowsAdversary", "mallows_sample", "mallows_pmf", "mallows_Z", "kendall_distance",
            "insertion_codes", "codes_to_positions"]
@@ -206,10 +206,8 @@ class MallowsAdversary(Adversary):
         """Expected Spearman correlation coefficient r_s between the learner's coming ranking and
         the current centre.  For permutations r_s is affine in rho = sum_u pi(u) sigma(u), so its
         expectation needs only the expected positions (exact for learners with exact marginals)."""
-        from .reverse import expected_positions
-
         n = self.game.n
-        pos = expected_positions(learner, n)  # (R, n), 1..n scale
+        pos = 1.0 + expected_positions(learner, self.reps, n, "the Spearman metric")  # 1..n
         centre_pos = np.empty_like(self.centres)
         np.put_along_axis(centre_pos, self.centres, np.arange(1, n + 1)[None, :], axis=1)
         rho = np.sum(pos * centre_pos, axis=1)

@@ -10,19 +10,18 @@ sorts the items by increasing expected position (ties by item id) and plays the 
 the item expected at the top gets ``sigma = n`` (last), the next ``n - 1``, ..., and the item
 expected at the bottom gets ``sigma = 1``.  Feedback ``s = -sigma``.
 
-How the expected positions are obtained:
+How the expected positions are obtained (:func:`~onlinerank.adversaries.base.expected_positions`,
+shared with the greedy adversary):
 
-* a learner whose ``state`` is a :class:`~onlinerank.logweights.LogWeights` (OnlineRank) has
-  Bradley–Terry marginals ``P(v before u) = expit(a_v - a_u)`` with ``a = state.a`` (Lemma 6.1).
-  Then ``E[pi(u)] = 1/2 + sum_v expit(a_v - a_u)`` is *strictly decreasing* in ``a_u`` (for
-  ``a_u > a_w`` every term ``v != u, w`` decreases and ``expit(a_w - a_u) < expit(a_u - a_w)``), so
-  the order by increasing expected position is exactly the order by decreasing ``a`` with the same
-  ties; the adversary sorts ``-a`` (O(n log n), no float rounding in the comparison).
-  :func:`expected_positions` gives the O(n^2) values themselves;
-* any other learner: from its exact expected loss of the unit feedback vectors ``e_u``, because
-  ``ellell(pi, e_u) = #{v : v before u} = pi(u) - 1``, so ``E[pi(u)] = 1 + E[ellell(pi, e_u)]``
-  (n calls of ``learner.expected_loss``).  A learner without exact expected losses cannot be
-  played against (``ValueError``).
+* a learner with log-weights ``a`` (``log_weights()``: OnlineRank) has Bradley–Terry marginals
+  ``P(v before u) = expit(a_v - a_u)`` (Lemma 6.1).  Then ``E[pi(u)] = 1/2 + sum_v expit(a_v -
+  a_u)`` is *strictly decreasing* in ``a_u`` (for ``a_u > a_w`` every term ``v != u, w`` decreases
+  and ``expit(a_w - a_u) < expit(a_u - a_w)``), so the order by increasing expected position is
+  exactly the order by decreasing ``a`` with the same ties; the adversary sorts ``-a``
+  (O(n log n), no float rounding in the comparison);
+* any other learner: from its exact expected loss of the feedback "item u chosen alone", because
+  ``ellell(pi, {u}) = #{v : v before u} = pi(u) - 1`` (n calls of ``learner.expected_loss``).  A
+  learner without exact expected losses cannot be played against (``ValueError``).
 """
 
 from __future__ import annotations
@@ -30,39 +29,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..feedback import Feedback
-from ..logweights import LogWeights
-from ..samplers import expit
-from .base import Adversary, register
+from .base import Adversary, expected_positions, register
 
-__all__ = ["ReverseAdversary", "expected_positions", "expected_order", "reverse_sigma",
-           "reverse_of_order"]
+__all__ = ["ReverseAdversary", "expected_order", "reverse_sigma", "reverse_of_order"]
 
 
-def expected_positions(learner, n: int | None = None) -> np.ndarray:
-    """Expected positions ``E[pi(u)]`` (1..n scale) of the learner's coming ranking, (R, n)."""
-    state = getattr(learner, "state", None)
-    if isinstance(state, LogWeights):
-        a = np.asarray(state.a, dtype=np.float64)
-        # row u of P[:, v, u] = P(v before u) = expit(a_v - a_u); the v = u term is 1/2
-        return 0.5 + expit(a[:, :, None] - a[:, None, :]).sum(axis=1)
-    n = learner.game.n if n is None else n
-    R = learner.reps
-    out = np.empty((R, n))
-    for u in range(n):
-        e = np.zeros((R, n))
-        e[:, u] = 1.0
-        el = learner.expected_loss(Feedback(n, values=e, family="graded"))
-        if el is None:
-            raise ValueError(f"adversary 'reverse' needs a learner with exact expected losses; "
-                             f"{type(learner).__name__}.expected_loss returned None")
-        out[:, u] = 1.0 + np.asarray(el, dtype=np.float64)
-    return out
-
-
-def expected_order(learner, n: int | None = None) -> np.ndarray:
+def expected_order(learner, reps: int, n: int) -> np.ndarray:
     """Items (R, n) by increasing expected position, ties by item id (module docstring)."""
-    state = getattr(learner, "state", None)
-    key = -np.asarray(state.a) if isinstance(state, LogWeights) else expected_positions(learner, n)
+    lw = getattr(learner, "log_weights", None)
+    a = np.asarray(lw(), dtype=np.float64) if callable(lw) else None
+    key = -a if a is not None and a.shape == (reps, n) else expected_positions(
+        learner, reps, n, "adversary 'reverse'")
     return np.argsort(key, axis=-1, kind="stable")
 
 
@@ -90,5 +67,5 @@ class ReverseAdversary(Adversary):
     families = ("spearman",)
 
     def feedback(self, t: int, learner) -> Feedback:
-        sigma = reverse_of_order(expected_order(learner, self.game.n))
+        sigma = reverse_of_order(expected_order(learner, self.reps, self.game.n))
         return Feedback(self.game.n, values=-sigma.astype(np.float64), family="spearman")
