@@ -140,16 +140,6 @@ def test_manifest_hashes_match(smoke_run):
         assert hashlib.sha256((smoke_run / rel).read_bytes()).hexdigest() == digest, rel
 
 
-def test_tables_bit_identical_across_cores(smoke_run, tmp_path):
-    other = copy_repo(tmp_path / "repo1")
-    p = snakemake(other, "--configfile", "config/smoke.yaml", "--cores", "1",
-                  *[f"results-smoke/tables/{t}.csv" for t in DETERMINISTIC_TABLES])
-    assert p.returncode == 0, p.stderr[-3000:]
-    for t in DETERMINISTIC_TABLES:
-        rel = f"results-smoke/tables/{t}.csv"
-        assert (smoke_run / rel).read_bytes() == (other / rel).read_bytes(), rel
-
-
 def test_notebook_runs_headless_and_has_no_outputs(smoke_run):
     import nbformat
     from nbclient import NotebookClient
@@ -199,37 +189,34 @@ def test_sigkill_mid_job_then_rerun_gives_identical_tables(smoke_run, tmp_path):
     for p in (res / "sim").rglob("*.npz"):
         assert load_results(p)
     assert snakemake(repo, "--unlock", "--configfile", "config/smoke.yaml").returncode == 0
-    p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "2")
+    p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "2",
+                  *[f"results-smoke/tables/{t}.csv" for t in DETERMINISTIC_TABLES])
     assert p.returncode == 0, p.stderr[-3000:]
     for t in DETERMINISTIC_TABLES:
         rel = f"results-smoke/tables/{t}.csv"
         assert (smoke_run / rel).read_bytes() == (repo / rel).read_bytes(), rel
 
 
-def test_tables_bit_identical_across_block_orders(smoke_run, tmp_path):
-    """Sharding: every replicate block run by its own Snakemake call, in reversed order, with 1
-    core, then the rest of the tables in one call, gives the tables of smoke_run (2 cores, in
-    Snakemake's order).  With test_tables_bit_identical_across_cores (1 core, one call) this
-    covers 1 core, 2 cores and a different block-execution order."""
-    import yaml
-
-    from onlinerank.experiments import STAGES, groups_of
+def test_tables_bit_identical_across_cores_and_block_orders(smoke_run, tmp_path):
+    """Sharding: every replicate block simulated one after the other in *reversed* order in one
+    process (one core; the code the simulate rule runs), then the tables by Snakemake with one
+    core, give the tables of smoke_run (two cores, Snakemake's order)."""
+    from onlinerank.experiments import STAGES, groups_of, run_group_block, save_results
 
     repo = copy_repo(tmp_path / "repo3")
     config = yaml.safe_load((repo / "config" / "smoke.yaml").read_text())
     res = config["results_dir"]
-    blocks = [f"{res}/sim/{g}/b{b}.npz" for stage in STAGES
-              for g, cells in groups_of(config, stage).items() for b in range(cells[0].blocks)]
-    assert len(blocks) > 10
-    for target in reversed(blocks):
-        p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "1", target,
-                      timeout=300)
-        assert p.returncode == 0, (target, p.stderr[-3000:])
+    jobs = [(g, b) for stage in STAGES for g, cells in groups_of(config, stage).items()
+            for b in range(cells[0].blocks)]
+    assert len(jobs) > 10
+    for g, b in reversed(jobs):
+        save_results(run_group_block(config, g, b), repo / res / "sim" / g / f"b{b}.npz")
+    blocks = [f"{res}/sim/{g}/b{b}.npz" for g, b in jobs]
     stamps = {b: (repo / b).stat().st_mtime_ns for b in blocks}
     p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "1",
                   *[f"{res}/tables/{t}.csv" for t in DETERMINISTIC_TABLES], timeout=300)
     assert p.returncode == 0, p.stderr[-3000:]
-    # the last call simulated nothing again: the blocks are the ones run in reversed order
+    # Snakemake simulated nothing again: the blocks are the ones run in reversed order
     assert {b: (repo / b).stat().st_mtime_ns for b in blocks} == stamps
     for t in DETERMINISTIC_TABLES:
         rel = f"{res}/tables/{t}.csv"
