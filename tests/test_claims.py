@@ -166,3 +166,10 @@ def test_greedy_adversary_comparison_is_a_fail():
     verdicts = {r["cell"].split(",")[0]: r["verdict"] for r in comparison_claims(rows, cfg)}
     assert verdicts == {"greedy: onlinerank-pl vs hedge": "FAIL",
                         "greedy: onlinerank-pl vs fpl": "FAIL"}
+
+
+def test_runtime_claims_need_two_sizes():
+    rows = [_rt("or", "onlinerank", 1000, "round", 1e-4),
+            _rt("pe", "permelearn", 1000, "sweep", 1e-3, 4.0)]
+    out = runtime_claims(rows, RT_CONFIG, {"fit_min_n": 1000})
+    assert not [r for r in out if "O(n log n)" in r["claim"] or "sweep" in r["claim"]]

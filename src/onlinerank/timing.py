@@ -106,7 +106,7 @@ def runtime_rows(learners: dict, sec: dict) -> list[dict]:
             rounds = int(min(2000, max(2, budget / max(cost, 1e-7) / 3)))
             s = per_round_seconds(spec, n, rounds=rounds, repeats=3, sample=full)
             if smp == "first-step":
-                # seconds per call: timed separately, on the state after two rounds
+                # seconds per call, timed separately: one warm-up round, then one timed call
                 s["sample"] = per_round_seconds(spec, n, rounds=1, repeats=1,
                                                 sample="first-step")["sample"]
             if smp is False:
