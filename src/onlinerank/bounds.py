@@ -22,6 +22,7 @@ __all__ = [
     "eta_paper",
     "eta_optimal",
     "resolve_eta",
+    "rate_parameter",
     "theorem31",
     "theorem31_sharp",
     "theorem31_paper",
@@ -43,17 +44,30 @@ def eta_optimal(n, T, M):
     return np.sqrt(n * (n - 1) * LN2 / (np.asarray(T, dtype=np.float64) * M))
 
 
+def rate_parameter(value, name: str, words: tuple[str, ...], allow_zero: bool = False):
+    """A learner's rate parameter given as one of ``words`` (e.g. "tuned") or a finite number
+    > 0 (>= 0 with ``allow_zero``): returns the word or the float, else a ``ValueError`` naming
+    ``name``."""
+    kind = "a number >= 0" if allow_zero else "a positive number"
+    if isinstance(value, str):
+        if value not in words:
+            raise ValueError(f"{name} must be {', '.join(map(repr, words))} or {kind}, "
+                             f"got {value!r}")
+        return value
+    value = float(value)
+    if not ((value >= 0 if allow_zero else value > 0) and math.isfinite(value)):
+        finite = "a finite number >= 0" if allow_zero else "a positive finite number"
+        raise ValueError(f"{name} must be {finite}, got {value!r}")
+    return value
+
+
 def resolve_eta(eta, n: int, T: int, M: float) -> float:
     """``eta`` given as "paper", "optimal" or a positive float -> a float."""
-    if isinstance(eta, str):
-        if eta == "paper":
-            return float(eta_paper(n, T, M))
-        if eta == "optimal":
-            return float(eta_optimal(n, T, M))
-        raise ValueError(f"eta must be 'paper', 'optimal' or a positive number, got {eta!r}")
-    eta = float(eta)
-    if not (eta > 0 and math.isfinite(eta)):
-        raise ValueError(f"eta must be a positive finite number, got {eta!r}")
+    eta = rate_parameter(eta, "eta", ("paper", "optimal"))
+    if eta == "paper":
+        return float(eta_paper(n, T, M))
+    if eta == "optimal":
+        return float(eta_optimal(n, T, M))
     return eta
 
 

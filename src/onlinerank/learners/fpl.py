@@ -39,7 +39,7 @@ import math
 
 import numpy as np
 
-from ..bounds import fpl_parameters
+from ..bounds import fpl_parameters, rate_parameter
 from ..feedback import Feedback
 from ..game import Game
 from .base import Learner, register
@@ -114,13 +114,7 @@ class FollowPerturbedLeader(Learner):
     exact = True
 
     def __init__(self, scale: str | float = "tuned", expected: str = "exact", mc: int = 64) -> None:
-        if isinstance(scale, str):
-            if scale != "tuned":
-                raise ValueError(f"scale must be 'tuned' or a number >= 0, got {scale!r}")
-        else:
-            scale = float(scale)
-            if not (scale >= 0 and math.isfinite(scale)):
-                raise ValueError(f"scale must be a finite number >= 0, got {scale!r}")
+        scale = rate_parameter(scale, "scale", ("tuned",), allow_zero=True)
         if expected not in ("exact", "mc"):
             raise ValueError(f"expected must be 'exact' or 'mc', got {expected!r}")
         if int(mc) < 2:

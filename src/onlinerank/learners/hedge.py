@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from ..bounds import hedge_loss_range as _loss_range
+from ..bounds import rate_parameter
 from ..feedback import Feedback
 from ..game import Game
 from .base import Learner, register
@@ -71,14 +72,7 @@ class Hedge(Learner):
     exact = True
 
     def __init__(self, beta: str | float = "tuned") -> None:
-        if isinstance(beta, str):
-            if beta != "tuned":
-                raise ValueError(f"beta must be 'tuned' or a positive number, got {beta!r}")
-        else:
-            beta = float(beta)
-            if not (beta > 0 and math.isfinite(beta)):
-                raise ValueError(f"beta must be a positive finite number, got {beta!r}")
-        self.beta = beta
+        self.beta = rate_parameter(beta, "beta", ("tuned",))
 
     @staticmethod
     def check(game: Game) -> None:

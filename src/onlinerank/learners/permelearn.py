@@ -57,6 +57,7 @@ import numpy as np
 
 from ..bounds import permelearn_l_est as _l_est
 from ..bounds import permelearn_scale as _scale
+from ..bounds import rate_parameter
 from ..feedback import Feedback
 from ..game import Game
 from .base import Learner, register
@@ -254,13 +255,7 @@ class PermELearn(Learner):
     exact = True
 
     def __init__(self, eta: str | float = "tuned", tol: float = 1e-9) -> None:
-        if isinstance(eta, str):
-            if eta != "tuned":
-                raise ValueError(f"eta must be 'tuned' or a positive number, got {eta!r}")
-        else:
-            eta = float(eta)
-            if not (eta > 0 and math.isfinite(eta)):
-                raise ValueError(f"eta must be a positive finite number, got {eta!r}")
+        eta = rate_parameter(eta, "eta", ("tuned",))
         if not (0 < float(tol) < 1e-3):
             raise ValueError(f"tol must lie in (0, 1e-3), got {tol!r}")
         self.eta = eta
