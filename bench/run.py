@@ -141,13 +141,29 @@ def bench_sizes(sizes: list[int], repeats: int, rng: np.random.Generator) -> lis
             ratio = med[f"ratio:{key}"]
             rmin = mn[key] / mn["floor"]
             tgt = target if big else None
-            rows.append((n, what, med[key], ratio, rmin, f"<= {target:.1f}x" if tgt else "-",
-                         None if tgt is None else ratio <= tgt))
+            rows.append(
+                (
+                    n,
+                    what,
+                    med[key],
+                    ratio,
+                    rmin,
+                    f"<= {target:.1f}x" if tgt else "-",
+                    None if tgt is None else ratio <= tgt,
+                )
+            )
         rate = R * n / med["loss"]
-        rows.append((n, "exact 1-choice E[loss] + add_items", med["loss"], med["ratio:loss"],
-                     mn["loss"] / mn["floor"],
-                     (">= 1e9 item-rounds/s" if big else "-") + f"  [{rate:.2e}/s]",
-                     None if not big else rate >= 1e9))
+        rows.append(
+            (
+                n,
+                "exact 1-choice E[loss] + add_items",
+                med["loss"],
+                med["ratio:loss"],
+                mn["loss"] / mn["floor"],
+                (">= 1e9 item-rounds/s" if big else "-") + f"  [{rate:.2e}/s]",
+                None if not big else rate >= 1e9,
+            )
+        )
     return rows
 
 
@@ -169,11 +185,24 @@ def bench_dense(n: int, repeats: int, rng: np.random.Generator) -> list[tuple]:
     mn = {k: float(np.min(v)) for k, v in ts.items()}
     pairs = R * n * n
     return [
-        (n, "O(n^2) floor: R x np.multiply(n x n)", med["floor"], 1.0, 1.0,
-         f"-  [{pairs / med['floor']:.2e}/s]", None),
-        (n, "exact dense E[loss] (Spearman s)", med["dense"], med["ratio:dense"],
-         mn["dense"] / mn["floor"], f">= 1e9 pairs/s  [{pairs / med['dense']:.2e}/s]",
-         pairs / med["dense"] >= 1e9),
+        (
+            n,
+            "O(n^2) floor: R x np.multiply(n x n)",
+            med["floor"],
+            1.0,
+            1.0,
+            f"-  [{pairs / med['floor']:.2e}/s]",
+            None,
+        ),
+        (
+            n,
+            "exact dense E[loss] (Spearman s)",
+            med["dense"],
+            med["ratio:dense"],
+            mn["dense"] / mn["floor"],
+            f">= 1e9 pairs/s  [{pairs / med['dense']:.2e}/s]",
+            pairs / med["dense"] >= 1e9,
+        ),
     ]
 
 
@@ -188,11 +217,27 @@ def bench_permelearn(n: int) -> list[tuple]:
     pe = per_round_seconds({"name": "permelearn"}, n, rounds=5, sample="first-step")
     t_pl = pl["update"] + pl["sample"]
     t_pe = pe["update"] + pe["sample"]
-    return [(n, "OnlineRank PL round (R=1)", t_pl, 1.0, 1.0, "-", None),
-            (n, "PermELearn update only (R=1)", pe["update"], pe["update"] / t_pl,
-             pe["update"] / t_pl, "-", None),
-            (n, "PermELearn update + 1st Birkhoff step (R=1)", t_pe, t_pe / t_pl, t_pe / t_pl,
-             ">= 100x OnlineRank (lower bound)", t_pe / t_pl >= 100)]
+    return [
+        (n, "OnlineRank PL round (R=1)", t_pl, 1.0, 1.0, "-", None),
+        (
+            n,
+            "PermELearn update only (R=1)",
+            pe["update"],
+            pe["update"] / t_pl,
+            pe["update"] / t_pl,
+            "-",
+            None,
+        ),
+        (
+            n,
+            "PermELearn update + 1st Birkhoff step (R=1)",
+            t_pe,
+            t_pe / t_pl,
+            t_pe / t_pl,
+            ">= 100x OnlineRank (lower bound)",
+            t_pe / t_pl >= 100,
+        ),
+    ]
 
 
 def _py(code: str, env: dict | None = None) -> float:
@@ -231,10 +276,11 @@ print(" ".join(f"{m}={'yes' if m in sys.modules else 'no'}" for m in ("numba", "
 def startup() -> None:
     base = min(_py("pass") for _ in range(3))
     times = [_py("import onlinerank") - base for _ in range(5)]
-    print(f"import onlinerank (minus bare interpreter {base:.3f}s): first {times[0]:.3f}s, "
-          f"then median {np.median(times[1:]):.3f}s")
-    print("modules loaded by import onlinerank.samplers, onlinerank.logweights:", end=" ",
-          flush=True)
+    print(
+        f"import onlinerank (minus bare interpreter {base:.3f}s): first {times[0]:.3f}s, "
+        f"then median {np.median(times[1:]):.3f}s"
+    )
+    print("modules loaded by import onlinerank.samplers, onlinerank.logweights:", end=" ", flush=True)
     subprocess.run([sys.executable, "-c", _WHO_IMPORTS], check=True)
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
@@ -278,25 +324,38 @@ def memory_check(n: int = 10000, K: int = 12) -> None:
 
     out = {}
     for R_, T in [(4, 1000), (4, 10000), (16, 1000)]:
-        p = subprocess.run([sys.executable, "-c", _MEM_CHILD, str(n), str(R_), str(T), str(K)],
-                           check=True, capture_output=True, text=True, timeout=120)
+        p = subprocess.run(
+            [sys.executable, "-c", _MEM_CHILD, str(n), str(R_), str(T), str(K)],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         out[(R_, T)] = json.loads(p.stdout.strip().splitlines()[-1])
-    print(f"memory: peak RSS of one simulate block at n = {n}, K = {K} checkpoints (OnlineRank PL "
-          f"vs uniform single choices; a fresh process each, baseline = after imports)")
+    print(
+        f"memory: peak RSS of one simulate block at n = {n}, K = {K} checkpoints (OnlineRank PL "
+        f"vs uniform single choices; a fresh process each, baseline = after imports)"
+    )
     for (R_, T), r in out.items():
-        print(f"  R = {R_:3d}  T = {T:6d}: peak {r['peak_kb'] / 1024:7.1f} MB, baseline "
-              f"{r['base_kb'] / 1024:7.1f} MB, simulation "
-              f"{(r['peak_kb'] - r['base_kb']) / 1024:+6.1f} MB  ({r['seconds']:.1f} s)")
+        print(
+            f"  R = {R_:3d}  T = {T:6d}: peak {r['peak_kb'] / 1024:7.1f} MB, baseline "
+            f"{r['base_kb'] / 1024:7.1f} MB, simulation "
+            f"{(r['peak_kb'] - r['base_kb']) / 1024:+6.1f} MB  ({r['seconds']:.1f} s)"
+        )
     growth_T = (out[(4, 10000)]["peak_kb"] - out[(4, 1000)]["peak_kb"]) / 1024
     growth_R = (out[(16, 1000)]["peak_kb"] - out[(4, 1000)]["peak_kb"]) / 1024
     history = 9000 * 4 * n * 8 / 2**20  # one float64 n-vector per replicate and extra round
     limit = 0.01 * history
-    print(f"  T x10 (1e3 -> 1e4, R = 4): {growth_T:+.1f} MB;  R x4 (4 -> 16, T = 1e3): "
-          f"{growth_R:+.1f} MB = {growth_R / (12 * n * 8 / 2**20):.1f} x the {12 * n * 8 / 2**20:.1f} MB "
-          f"by which one (R, n) float64 array grows")
-    print(f"  verdict: {'PASS' if growth_T <= limit else 'MISS'} -- flat in T: {growth_T:+.1f} MB "
-          f"<= {limit:.0f} MB (1% of the {history:.0f} MB one n-vector per replicate and extra "
-          f"round would take)")
+    print(
+        f"  T x10 (1e3 -> 1e4, R = 4): {growth_T:+.1f} MB;  R x4 (4 -> 16, T = 1e3): "
+        f"{growth_R:+.1f} MB = {growth_R / (12 * n * 8 / 2**20):.1f} x the {12 * n * 8 / 2**20:.1f} MB "
+        f"by which one (R, n) float64 array grows"
+    )
+    print(
+        f"  verdict: {'PASS' if growth_T <= limit else 'MISS'} -- flat in T: {growth_T:+.1f} MB "
+        f"<= {limit:.0f} MB (1% of the {history:.0f} MB one n-vector per replicate and extra "
+        f"round would take)"
+    )
 
 
 def pipeline_cost() -> None:
@@ -311,35 +370,66 @@ def pipeline_cost() -> None:
         cfg = yaml.safe_load(f)
     cfg["results_dir"] = "results-bench"
     cfg["figures_dir"] = "results-bench/figures"
-    cfg["upper"] = {"block_size": 8, "experiments": [
-        {"name": "cell", "family": "single", "adversaries": ["uniform"],
-         "learners": ["onlinerank-pl"], "n": [100], "T": [1000], "replicates": 8}]}
+    cfg["upper"] = {
+        "block_size": 8,
+        "experiments": [
+            {
+                "name": "cell",
+                "family": "single",
+                "adversaries": ["uniform"],
+                "learners": ["onlinerank-pl"],
+                "n": [100],
+                "T": [1000],
+                "replicates": 8,
+            }
+        ],
+    }
     ((group, cells),) = groups_of(cfg, "upper").items()
     target = f"results-bench/sim/{group}/b0.npz"
     with tempfile.TemporaryDirectory() as tmp:
         conf = os.path.join(tmp, "one-cell.yaml")
         with open(conf, "w") as f:
             yaml.safe_dump(cfg, f)
-        cmd = [sys.executable, "-m", "snakemake", target, "--snakefile",
-               os.path.join(root, "Snakefile"), "--directory", tmp, "--configfile", conf,
-               "--cores", "1", "--quiet", "all"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "snakemake",
+            target,
+            "--snakefile",
+            os.path.join(root, "Snakefile"),
+            "--directory",
+            tmp,
+            "--configfile",
+            conf,
+            "--cores",
+            "1",
+            "--quiet",
+            "all",
+        ]
         t0 = time.perf_counter()
         subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=120, cwd=tmp)
         wall = time.perf_counter() - t0
         sim = sum(r.meta["seconds"] for r in load_results(os.path.join(tmp, target)).values())
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "snakemake", "--version"], check=True,
-                       capture_output=True, timeout=60)
+        subprocess.run(
+            [sys.executable, "-m", "snakemake", "--version"], check=True, capture_output=True, timeout=60
+        )
         bare = time.perf_counter() - t0
     c = cells[0]
-    print(f"pipeline cost of one cell ({c.family}, n = {c.n}, T = {c.T}, R = {c.replicates}, "
-          f"{c.learner}) end to end through `python -m snakemake --cores 1`:")
-    print(f"  wall {wall:.2f} s = simulation {sim:.2f} s + overhead {wall - sim:.2f} s "
-          f"(of which Snakemake's own start-up, `--version`: {bare:.2f} s; the rest is config "
-          f"validation, the DAG, the job's Python/numba start-up and writing the block)")
-    print(f"  => locally a simulate job costs ~{wall - sim:.1f} s plus its simulation; through "
-          f"SLURM add ~6-7 s per SLURM job and ~3 s per member of a group job "
-          f"(tests/test_slurm.py)")
+    print(
+        f"pipeline cost of one cell ({c.family}, n = {c.n}, T = {c.T}, R = {c.replicates}, "
+        f"{c.learner}) end to end through `python -m snakemake --cores 1`:"
+    )
+    print(
+        f"  wall {wall:.2f} s = simulation {sim:.2f} s + overhead {wall - sim:.2f} s "
+        f"(of which Snakemake's own start-up, `--version`: {bare:.2f} s; the rest is config "
+        f"validation, the DAG, the job's Python/numba start-up and writing the block)"
+    )
+    print(
+        f"  => locally a simulate job costs ~{wall - sim:.1f} s plus its simulation; through "
+        f"SLURM add ~6-7 s per SLURM job and ~3 s per member of a group job "
+        f"(tests/test_slurm.py)"
+    )
 
 
 def scale_out() -> None:
@@ -353,24 +443,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
     ap.add_argument("--sizes", type=int, nargs="*", default=[100, 1000, 10000])
     ap.add_argument("--no-startup", action="store_true", help="skip import / compile timings")
-    ap.add_argument("--no-scale", action="store_true",
-                    help="skip the memory and per-cell pipeline-cost checks")
+    ap.add_argument(
+        "--no-scale", action="store_true", help="skip the memory and per-cell pipeline-cost checks"
+    )
     args = ap.parse_args(argv)
     repeats = 7 if args.quick else 21
     rng = np.random.default_rng(20240611)
-    print(f"R = {R} replicates; load average before: {os.getloadavg()[0]:.2f} "
-          f"(the machine has {os.cpu_count()} cores; other processes distort timings)")
+    print(
+        f"R = {R} replicates; load average before: {os.getloadavg()[0]:.2f} "
+        f"(the machine has {os.cpu_count()} cores; other processes distort timings)"
+    )
     rows = bench_sizes(args.sizes, repeats, rng)
     rows += bench_dense(1000, max(5, repeats // 2), rng)
     rows += bench_permelearn(1000)
-    head = (f"{'n':>6}  {'what':<40} {'median/round':>13} {'ratio':>7} {'(min)':>6}  "
-            f"{'target':<36} verdict")
+    head = f"{'n':>6}  {'what':<40} {'median/round':>13} {'ratio':>7} {'(min)':>6}  {'target':<36} verdict"
     print(head)
     print("-" * len(head))
     for n, what, t, ratio, rmin, target, ok in rows:
         verdict = "" if ok is None else ("PASS" if ok else "MISS")
-        print(f"{n:>6}  {what:<40} {_fmt_t(t):>13} {ratio:>6.2f}x {rmin:>5.2f}x  "
-              f"{target or '-':<36} {verdict}")
+        print(
+            f"{n:>6}  {what:<40} {_fmt_t(t):>13} {ratio:>6.2f}x {rmin:>5.2f}x  {target or '-':<36} {verdict}"
+        )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     if not args.no_startup:
         try:

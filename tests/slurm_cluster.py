@@ -38,8 +38,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 PACKAGES = ["munge", "slurmctld", "slurmd", "slurm-client"]
-PROGRAMS = ["munged", "mungekey", "slurmctld", "slurmd", "srun", "sbatch", "squeue", "scancel",
-            "sinfo", "scontrol"]
+PROGRAMS = [
+    "munged",
+    "mungekey",
+    "slurmctld",
+    "slurmd",
+    "srun",
+    "sbatch",
+    "squeue",
+    "scancel",
+    "sinfo",
+    "scontrol",
+]
 PARTITION = "debug"
 NODE = "localnode"
 STATE_FILE = Path(tempfile.gettempdir()) / "onlinerank-slurm-cluster.json"  # for the CLI only
@@ -101,14 +111,14 @@ def install(timeout: float = 300) -> float:
             errors.append(f"`{' '.join(args)}` timed out after {timeout:.0f} s")
             break
         if p.returncode != 0:
-            errors.append(f"`{' '.join(args)}` exited {p.returncode}: "
-                          f"{(p.stderr or p.stdout).strip()[-800:]}")
+            errors.append(
+                f"`{' '.join(args)}` exited {p.returncode}: {(p.stderr or p.stdout).strip()[-800:]}"
+            )
             if attempt == "update":
                 break
         elif attempt == "install" and not _missing():
             return time.monotonic() - t0
-    raise ClusterUnavailable(f"{why}; apt-get could not install {' '.join(PACKAGES)}: "
-                             + " | ".join(errors))
+    raise ClusterUnavailable(f"{why}; apt-get could not install {' '.join(PACKAGES)}: " + " | ".join(errors))
 
 
 def _free_ports(k: int) -> list[int]:
@@ -189,8 +199,9 @@ def _write_wrappers(scratch: Path, conf: Path) -> Path:
     bindir.mkdir()
     for prog in ("srun", "sbatch", "squeue", "scancel", "sinfo", "scontrol"):
         # the real program, never another cluster's wrapper that happens to be on PATH
-        real = next((str(Path(d, prog)) for d in ("/usr/bin", "/usr/local/bin")
-                     if Path(d, prog).exists()), None) or shutil.which(prog)
+        real = next(
+            (str(Path(d, prog)) for d in ("/usr/bin", "/usr/local/bin") if Path(d, prog).exists()), None
+        ) or shutil.which(prog)
         if real is None:
             continue
         w = bindir / prog
@@ -201,8 +212,14 @@ def _write_wrappers(scratch: Path, conf: Path) -> Path:
 
 def _start(cluster: Cluster, name: str, cmd: list[str]) -> None:
     log = open(cluster.scratch / "log" / f"{name}.out.log", "wb")
-    p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                         env=cluster.env, start_new_session=True)
+    p = subprocess.Popen(
+        cmd,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        env=cluster.env,
+        start_new_session=True,
+    )
     log.close()
     cluster.procs[name] = p
     cluster.pids[name] = p.pid
@@ -211,8 +228,7 @@ def _start(cluster: Cluster, name: str, cmd: list[str]) -> None:
 def _check_alive(cluster: Cluster) -> None:
     for name, p in cluster.procs.items():
         if p.poll() is not None:
-            raise ClusterError(f"{name} exited with status {p.returncode} during start-up\n"
-                               + cluster.logs())
+            raise ClusterError(f"{name} exited with status {p.returncode} during start-up\n" + cluster.logs())
 
 
 def _wait(cluster: Cluster, what: str, ok, deadline: float) -> None:
@@ -227,8 +243,7 @@ def _wait(cluster: Cluster, what: str, ok, deadline: float) -> None:
 
 def _run_ok(cluster: Cluster, cmd: list[str], timeout: float) -> bool:
     try:
-        return subprocess.run(cmd, env=cluster.env, capture_output=True,
-                              timeout=timeout).returncode == 0
+        return subprocess.run(cmd, env=cluster.env, capture_output=True, timeout=timeout).returncode == 0
     except subprocess.TimeoutExpired:
         return False
 
@@ -245,8 +260,9 @@ def bring_up(timeout: float = 90, install_timeout: float = 300) -> Cluster:
         (scratch / d).mkdir()
     conf = _write_conf(scratch)
     bindir = _write_wrappers(scratch, conf)
-    env = dict(os.environ, SLURM_CONF=str(conf),
-               PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', os.defpath)}")
+    env = dict(
+        os.environ, SLURM_CONF=str(conf), PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', os.defpath)}"
+    )
     for k in list(env):  # a surrounding job's settings would confuse srun/sbatch
         if k.startswith(("SLURM_", "SBATCH_", "SRUN_", "SALLOC_")) and k != "SLURM_CONF":
             del env[k]
@@ -254,25 +270,43 @@ def bring_up(timeout: float = 90, install_timeout: float = 300) -> Cluster:
     try:
         munge = scratch / "munge"
         key = munge / "munge.key"
-        subprocess.run(["mungekey", "--create", f"--keyfile={key}"], check=True,
-                       capture_output=True, timeout=30)
+        subprocess.run(
+            ["mungekey", "--create", f"--keyfile={key}"], check=True, capture_output=True, timeout=30
+        )
         shutil.chown(munge, "munge", "munge")
         munge.chmod(0o755)  # munged refuses a socket directory writable by others
         shutil.chown(key, "munge", "munge")
         key.chmod(0o600)
-        _start(cluster, "munged", [
-            "setpriv", "--reuid=munge", "--regid=munge", "--clear-groups",
-            "munged", "--foreground", f"--socket={munge}/munge.socket", f"--key-file={key}",
-            f"--pid-file={munge}/munged.pid", f"--seed-file={munge}/munged.seed",
-            f"--log-file={scratch}/log/munged.log"])
+        _start(
+            cluster,
+            "munged",
+            [
+                "setpriv",
+                "--reuid=munge",
+                "--regid=munge",
+                "--clear-groups",
+                "munged",
+                "--foreground",
+                f"--socket={munge}/munge.socket",
+                f"--key-file={key}",
+                f"--pid-file={munge}/munged.pid",
+                f"--seed-file={munge}/munged.seed",
+                f"--log-file={scratch}/log/munged.log",
+            ],
+        )
         deadline = time.monotonic() + timeout
         _wait(cluster, "munged's socket", lambda: (munge / "munge.socket").exists(), deadline)
         _start(cluster, "slurmctld", ["slurmctld", "-D", "-i", "-f", str(conf)])
-        _wait(cluster, "slurmctld (scontrol ping)",
-              lambda: _run_ok(cluster, ["scontrol", "ping"], 5), deadline)
+        _wait(
+            cluster, "slurmctld (scontrol ping)", lambda: _run_ok(cluster, ["scontrol", "ping"], 5), deadline
+        )
         _start(cluster, "slurmd", ["slurmd", "-D", "-N", NODE, "-f", str(conf)])
-        _wait(cluster, "`srun -N1 -n1 true`",
-              lambda: _run_ok(cluster, ["srun", "-N1", "-n1", "--mem=10", "true"], 15), deadline)
+        _wait(
+            cluster,
+            "`srun -N1 -n1 true`",
+            lambda: _run_ok(cluster, ["srun", "-N1", "-n1", "--mem=10", "true"], 15),
+            deadline,
+        )
     except BaseException as err:
         logs = cluster.logs()
         tear_down(cluster)
@@ -303,15 +337,22 @@ def tear_down(cluster: Cluster, keep_scratch: bool | None = None, timeout: float
     """Cancel the cluster's jobs, stop exactly the daemons bring_up started, remove the scratch."""
     if cluster.pids.get("slurmctld") and _pid_alive(cluster.pids["slurmctld"]):
         try:  # jobs still running would outlive slurmd as slurmstepd processes
-            ids = subprocess.run(["squeue", "-h", "-o", "%i"], env=cluster.env,
-                                 capture_output=True, text=True, timeout=10).stdout.split()
+            ids = subprocess.run(
+                ["squeue", "-h", "-o", "%i"], env=cluster.env, capture_output=True, text=True, timeout=10
+            ).stdout.split()
             if ids:
-                subprocess.run(["scancel", *ids], env=cluster.env, capture_output=True,
-                               timeout=10)
+                subprocess.run(["scancel", *ids], env=cluster.env, capture_output=True, timeout=10)
                 deadline = time.monotonic() + 10
-                while time.monotonic() < deadline and subprocess.run(
-                        ["squeue", "-h", "-t", "R,CG", "-o", "%i"], env=cluster.env,
-                        capture_output=True, text=True, timeout=10).stdout.strip():
+                while (
+                    time.monotonic() < deadline
+                    and subprocess.run(
+                        ["squeue", "-h", "-t", "R,CG", "-o", "%i"],
+                        env=cluster.env,
+                        capture_output=True,
+                        text=True,
+                        timeout=10,
+                    ).stdout.strip()
+                ):
                     time.sleep(0.5)
         except (OSError, subprocess.TimeoutExpired):
             pass
@@ -351,10 +392,11 @@ def _main(argv: list[str]) -> int:
         except (ClusterUnavailable, ClusterError) as err:
             print(f"{type(err).__name__}: {err}", file=sys.stderr)
             return 1
-        STATE_FILE.write_text(json.dumps({"scratch": str(c.scratch), "conf": str(c.conf),
-                                          "pids": c.pids}))
-        print(f"# cluster up in {c.startup_seconds:.1f} s (install {c.installed_seconds:.1f} s); "
-              f"pids {c.pids}; state in {STATE_FILE}")
+        STATE_FILE.write_text(json.dumps({"scratch": str(c.scratch), "conf": str(c.conf), "pids": c.pids}))
+        print(
+            f"# cluster up in {c.startup_seconds:.1f} s (install {c.installed_seconds:.1f} s); "
+            f"pids {c.pids}; state in {STATE_FILE}"
+        )
         print(f"export SLURM_CONF={c.conf} PATH={c.scratch / 'bin'}:$PATH")
         return 0
     if argv[:1] == ["down"]:
@@ -363,14 +405,17 @@ def _main(argv: list[str]) -> int:
             return 1
         st = json.loads(STATE_FILE.read_text())
         conf = st["conf"]
-        c = Cluster(scratch=Path(st["scratch"]), conf=Path(conf),
-                    env=dict(os.environ, SLURM_CONF=conf), pids=dict(st["pids"]))
+        c = Cluster(
+            scratch=Path(st["scratch"]),
+            conf=Path(conf),
+            env=dict(os.environ, SLURM_CONF=conf),
+            pids=dict(st["pids"]),
+        )
         tear_down(c)
         STATE_FILE.unlink()
         print(f"stopped {st['pids']}, removed {st['scratch']}")
         return 0
-    print(__doc__.split("By hand")[0].strip() + "\n\nusage: slurm_cluster.py up|down",
-          file=sys.stderr)
+    print(__doc__.split("By hand")[0].strip() + "\n\nusage: slurm_cluster.py up|down", file=sys.stderr)
     return 2
 
 

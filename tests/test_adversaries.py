@@ -65,8 +65,7 @@ def test_popularity_kchoice_is_sampling_without_replacement():
     W = w.sum()
     # exact law of the unordered pair drawn successively without replacement
     pairs = list(itertools.combinations(range(n), 2))
-    exact = np.array([w[i] / W * w[j] / (W - w[i]) + w[j] / W * w[i] / (W - w[j])
-                      for i, j in pairs])
+    exact = np.array([w[i] / W * w[j] / (W - w[i]) + w[j] / W * w[i] / (W - w[j]) for i, j in pairs])
     assert math.isclose(exact.sum(), 1.0)
     idx = {pr: m for m, pr in enumerate(pairs)}
     obs = np.zeros(len(pairs))
@@ -94,8 +93,7 @@ def test_popularity_rejects_bad_exponent(a):
 
 
 # --- switching -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("family, k", [("single", 1), ("kchoice", 2), ("subset", 1),
-                                       ("spearman", 1)])
+@pytest.mark.parametrize("family, k", [("single", 1), ("kchoice", 2), ("subset", 1), ("spearman", 1)])
 def test_switching_changes_only_at_phase_boundaries(family, k):
     period, T = 7, 100
     game = Game(n=6, T=T, family=family, k=k)
@@ -138,8 +136,10 @@ def test_switching_rejects_bad_params(kw):
 
 # --- cyclic --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("ties", ["high", "low"])
-@pytest.mark.parametrize("n, family, k", [(5, "single", 1), (5, "kchoice", 2), (7, "kchoice", 3),
-                                          (5, "subset", 1), (6, "subset", 1)])
+@pytest.mark.parametrize(
+    "n, family, k",
+    [(5, "single", 1), (5, "kchoice", 2), (7, "kchoice", 3), (5, "subset", 1), (6, "subset", 1)],
+)
 def test_cyclic_is_the_least_favoured_rule(n, family, k, ties):
     game = Game(n=n, T=3 * n + 2, family=family, k=k)
     kk = game.chosen
@@ -150,8 +150,7 @@ def test_cyclic_is_the_least_favoured_rule(n, family, k, ties):
         want = np.zeros(n)
         want[pick] = 1.0
         np.testing.assert_array_equal(s[t], np.broadcast_to(want, (2, n)))
-        np.testing.assert_array_equal(least_favoured(np.array([S], float), kk, ties)[0],
-                                      sorted(pick))
+        np.testing.assert_array_equal(least_favoured(np.array([S], float), kk, ties)[0], sorted(pick))
         for u in pick:
             S[u] += 1
 
@@ -170,8 +169,7 @@ def test_cyclic_gives_follow_the_leader_linear_regret():
     n = 10
 
     def ftl_regret(T, ties="high"):
-        res = simulate(make_learner("ftl"), make_adversary("cyclic", ties=ties), Game(n, T), 1,
-                       sample=False)
+        res = simulate(make_learner("ftl"), make_adversary("cyclic", ties=ties), Game(n, T), 1, sample=False)
         return res.regret[0, -1]
 
     r4, r1 = ftl_regret(2000), ftl_regret(500)
@@ -206,8 +204,9 @@ def increments_by_enumeration(a, past, candidates, n):
     return np.array(out)
 
 
-@pytest.mark.parametrize("n, family, k, eta", [(4, "single", 1, 0.7), (5, "kchoice", 2, 0.5),
-                                               (6, "subset", 1, 0.4)])
+@pytest.mark.parametrize(
+    "n, family, k, eta", [(4, "single", 1, 0.7), (5, "kchoice", 2, 0.5), (6, "subset", 1, 0.4)]
+)
 def test_greedy_maximises_the_increment_over_all_candidates(n, family, k, eta):
     """Greedy's set attains the max over *all* candidate sets (the item-by-item construction is
     exact, see the module docstring), and its reported increment is the enumerated one."""
@@ -268,8 +267,12 @@ def test_greedy_helpers_against_definitions():
     brute = (S[:, None, :] > S[:, :, None]).sum(axis=2)
     np.testing.assert_array_equal(greater_counts(S), brute)
     a = rng.normal(size=(3, 7))
-    want = np.array([[sum(1 / (1 + math.exp(a[r, u] - a[r, v])) for v in range(7) if v != u)
-                      for u in range(7)] for r in range(3)])
+    want = np.array(
+        [
+            [sum(1 / (1 + math.exp(a[r, u] - a[r, v])) for v in range(7) if v != u) for u in range(7)]
+            for r in range(3)
+        ]
+    )
     np.testing.assert_allclose(bradley_terry_positions(a), want, rtol=1e-12)
 
 

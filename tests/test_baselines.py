@@ -32,13 +32,16 @@ def ellell_definition(order, s):
     """Pairwise loss (2.2) straight from the definition: sum_{u != v} [s(v)-s(u)]_+ [u before v]."""
     pos = {u: i for i, u in enumerate(order)}
     n = len(order)
-    return sum(max(s[v] - s[u], 0.0) for u in range(n) for v in range(n)
-               if u != v and pos[u] < pos[v])
+    return sum(max(s[v] - s[u], 0.0) for u in range(n) for v in range(n) if u != v and pos[u] < pos[v])
 
 
-GAMES = [Game(n=4, T=20), Game(n=4, T=20, family="kchoice", k=2),
-         Game(n=4, T=20, family="subset"), Game(n=4, T=20, family="spearman"),
-         Game(n=4, T=20, family="graded", M=10.0)]
+GAMES = [
+    Game(n=4, T=20),
+    Game(n=4, T=20, family="kchoice", k=2),
+    Game(n=4, T=20, family="subset"),
+    Game(n=4, T=20, family="spearman"),
+    Game(n=4, T=20, family="graded", M=10.0),
+]
 
 
 # --------------------------------------------------------------------------------------- Hedge
@@ -107,10 +110,16 @@ def test_hedge_refuses_large_n():
 
 
 # ----------------------------------------------------------------------------------------- FPL
-@pytest.mark.parametrize("game", [Game(n=7, T=60), Game(n=7, T=60, family="kchoice", k=3),
-                                  Game(n=7, T=60, family="spearman"),
-                                  Game(n=7, T=60, family="graded", M=50.0)],
-                         ids=lambda g: g.family)
+@pytest.mark.parametrize(
+    "game",
+    [
+        Game(n=7, T=60),
+        Game(n=7, T=60, family="kchoice", k=3),
+        Game(n=7, T=60, family="spearman"),
+        Game(n=7, T=60, family="graded", M=50.0),
+    ],
+    ids=lambda g: g.family,
+)
 def test_fpl_scale0_is_ftl(game):
     rng = np.random.default_rng(4)
     R = 5
@@ -126,8 +135,11 @@ def test_fpl_scale0_is_ftl(game):
         ftl.update(fb)
 
 
-@pytest.mark.parametrize("game", [Game(n=6, T=30), Game(n=6, T=30, family="kchoice", k=2),
-                                  Game(n=5, T=30, family="spearman")], ids=lambda g: g.family)
+@pytest.mark.parametrize(
+    "game",
+    [Game(n=6, T=30), Game(n=6, T=30, family="kchoice", k=2), Game(n=5, T=30, family="spearman")],
+    ids=lambda g: g.family,
+)
 def test_fpl_expected_loss_vs_large_sample(game):
     rng = np.random.default_rng(5)
     R = 3
@@ -221,12 +233,17 @@ def hw_reference(fbs, eta, c):
     return np.exp(logW)
 
 
-@pytest.mark.parametrize("game, eta", [(Game(n=5, T=40), "tuned"),
-                                       (Game(n=5, T=40, family="kchoice", k=2), "tuned"),
-                                       (Game(n=5, T=40, family="spearman"), "tuned"),
-                                       (Game(n=5, T=40, family="graded", M=20.0), "tuned"),
-                                       (Game(n=5, T=40), 3.0)],  # absorption path (see below)
-                         ids=["single", "kchoice", "spearman", "graded", "absorb"])
+@pytest.mark.parametrize(
+    "game, eta",
+    [
+        (Game(n=5, T=40), "tuned"),
+        (Game(n=5, T=40, family="kchoice", k=2), "tuned"),
+        (Game(n=5, T=40, family="spearman"), "tuned"),
+        (Game(n=5, T=40, family="graded", M=20.0), "tuned"),
+        (Game(n=5, T=40), 3.0),
+    ],  # absorption path (see below)
+    ids=["single", "kchoice", "spearman", "graded", "absorb"],
+)
 def test_permelearn_matches_reference_and_is_doubly_stochastic(game, eta, monkeypatch):
     if eta == 3.0:  # absorb the scalings into K whenever |log a| or |log b| > 2
         monkeypatch.setattr(permelearn_module, "_ABSORB", 2.0)
@@ -275,7 +292,7 @@ def test_permelearn_decomposition_and_sampling():
     # sampled position frequencies match W (5 standard errors each)
     m = 20000
     seeds = np.arange(m, dtype=np.uint64) * np.uint64(7919) + np.uint64(3)
-    samples = np.concatenate([pl.rank(seeds[i:i + 1]) for i in range(m)])
+    samples = np.concatenate([pl.rank(seeds[i : i + 1]) for i in range(m)])
     freq = np.zeros_like(W)
     for pos in range(5):
         freq[:, pos] = np.bincount(samples[:, pos], minlength=5) / m

@@ -10,13 +10,13 @@ from onlinerank.cli import main
 
 
 def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "onlinerank.cli", *args], capture_output=True,
-                          text=True, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "onlinerank.cli", *args], capture_output=True, text=True, cwd=cwd
+    )
 
 
 def test_simulate_prints_regret_bound_and_ratio(capsys):
-    assert main(["simulate", "--n", "8", "--T", "200", "--reps", "5", "--seed", "1",
-                 "--quiet"]) == 0
+    assert main(["simulate", "--n", "8", "--T", "200", "--reps", "5", "--seed", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "mean exact expected regret" in out and "+-" in out
     assert "Theorem 3.1 bound" in out and "ratio regret / bound" in out
@@ -31,16 +31,19 @@ def test_bounds_command(capsys):
     assert "750.339" in out
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["simulate", "--n", "3", "--T", "10", "--family", "kchoice", "--k", "5"], "k must be <= n"),
-    (["simulate", "--n", "6", "--T", "10", "--family", "kchoice", "--k", "4"], "k <= n/2"),
-    (["simulate", "--n", "3", "--T", "0"], "--T"),
-    (["simulate", "--n", "1", "--T", "5"], "n must be"),
-    (["simulate", "--n", "3", "--T", "5", "--sampler", "bubble"], "--sampler"),
-    (["simulate", "--n", "3", "--T", "5", "--adversary", "nobody"], "--adversary"),
-    (["simulate", "--n", "3", "--T", "5", "--eta", "-1"], "--eta"),
-    (["simulate", "--n", "x", "--T", "5"], "--n"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["simulate", "--n", "3", "--T", "10", "--family", "kchoice", "--k", "5"], "k must be <= n"),
+        (["simulate", "--n", "6", "--T", "10", "--family", "kchoice", "--k", "4"], "k <= n/2"),
+        (["simulate", "--n", "3", "--T", "0"], "--T"),
+        (["simulate", "--n", "1", "--T", "5"], "n must be"),
+        (["simulate", "--n", "3", "--T", "5", "--sampler", "bubble"], "--sampler"),
+        (["simulate", "--n", "3", "--T", "5", "--adversary", "nobody"], "--adversary"),
+        (["simulate", "--n", "3", "--T", "5", "--eta", "-1"], "--eta"),
+        (["simulate", "--n", "x", "--T", "5"], "--n"),
+    ],
+)
 def test_bad_arguments_exit_2_one_line(tmp_path, args, needle):
     before = set(os.listdir(tmp_path))
     p = run(*args, cwd=tmp_path)

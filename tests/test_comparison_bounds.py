@@ -21,8 +21,7 @@ def test_hedge_formulas_hand_computed():
     # Spearman: L = (64-4)/6 = 10
     assert bounds.hedge_bound_spearman(4, 100) == pytest.approx(126.05661090057805, rel=1e-13)
     assert bounds.hedge_bound_family("single", 4, 100) == pytest.approx(37.81698327017341)
-    assert bounds.hedge_bound_family("subset", 5, 7) == pytest.approx(
-        6 * math.sqrt(7 * math.log(120) / 2))
+    assert bounds.hedge_bound_family("subset", 5, 7) == pytest.approx(6 * math.sqrt(7 * math.log(120) / 2))
     assert bounds.ln_factorial(10) == pytest.approx(math.log(3628800), rel=1e-14)
     assert bounds.hedge_loss_range("graded", 5, M=4.0) == pytest.approx(math.sqrt(40))
 
@@ -43,22 +42,22 @@ def test_permelearn_formulas_hand_computed():
     # (n-1)(sqrt(T k n ln n) + n ln n), n=10, T=100, k=2
     assert bounds.permelearn_bound(10, 100, 2) == pytest.approx(817.9852965668242, rel=1e-13)
     assert bounds.permelearn_bound_family("kchoice", 10, 100, 2) == pytest.approx(
-        817.9852965668242, rel=1e-13)
+        817.9852965668242, rel=1e-13
+    )
     # Spearman: (n-1)^2 (n sqrt(T ln n / 2) + n ln n), n=5, T=100
     assert bounds.permelearn_bound_spearman(5, 100) == pytest.approx(846.4040641923687, rel=1e-13)
-    assert bounds.permelearn_bound_family("spearman", 5, 100) == pytest.approx(
-        846.4040641923687, rel=1e-13)
+    assert bounds.permelearn_bound_family("spearman", 5, 100) == pytest.approx(846.4040641923687, rel=1e-13)
     assert bounds.yasutake_bound(10, 100) == pytest.approx(1517.4271293851464, rel=1e-13)
 
 
 def test_ratio_hand_computed():
     # Hedge / Thm 3.1, single choice n=8, T=50: 7 sqrt(50 ln 8!/2) / (8 sqrt(50*7*ln 2))
-    assert bounds.ratio_to_theorem31("hedge", "single", 8, 50) == pytest.approx(
-        0.9146996438752747, rel=1e-13)
+    assert bounds.ratio_to_theorem31("hedge", "single", 8, 50) == pytest.approx(0.9146996438752747, rel=1e-13)
     # FPL / Thm 3.1 for k-choice, even n: exactly 2 sqrt(k / (2 ln 2)) = sqrt(2k/ln 2)
     for k in (1, 3, 7):
         assert bounds.ratio_to_theorem31("fpl", "kchoice", 100, 1e5, k) == pytest.approx(
-            math.sqrt(2 * k / LN2), rel=1e-13)
+            math.sqrt(2 * k / LN2), rel=1e-13
+        )
 
 
 # (method, family, k, T, band on ratio / claimed factor for n in [10, 10^4]).  The limits as
@@ -86,8 +85,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("method, family, k, T, band", CASES,
-                         ids=[f"{c[0]}-{c[1]}-k{c[2]}" for c in CASES])
+@pytest.mark.parametrize("method, family, k, T, band", CASES, ids=[f"{c[0]}-{c[1]}-k{c[2]}" for c in CASES])
 def test_ratio_grows_like_claimed_factor(method, family, k, T, band):
     r = bounds.ratio_to_theorem31(method, family, NS, T, k)
     q = r / bounds.claimed_factor(method, family, NS, k)

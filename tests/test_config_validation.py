@@ -25,6 +25,7 @@ def _set(path, value):
         for key in path[:-1]:
             node = node[key]
         node[path[-1]] = value
+
     return f
 
 
@@ -38,53 +39,70 @@ CASES = {
     "negative replicates": (lambda c: exp(c).update(replicates=-4), ["replicates", "-4"]),
     "k > n": (lambda c: exp(c, "upper", 1).update(n=[8], k=[9]), ["k must be <= n", "9"]),
     "k > n/2": (lambda c: exp(c, "upper", 1).update(n=[8], k=[5]), ["k <= n/2", "5"]),
-    "eta <= 0": (lambda c: c["learners"]["onlinerank-pl"].update(eta=-1.0),
-                 ["learners.onlinerank-pl", "-1"]),
-    "eta unknown word": (lambda c: c["learners"]["onlinerank-pl"].update(eta="fast"),
-                         ["learners.onlinerank-pl", "fast"]),
-    "unknown sampler": (lambda c: c["learners"]["onlinerank-qs"].update(sampler="bubble"),
-                        ["learners.onlinerank-qs", "bubble"]),
-    "unknown learner": (lambda c: c["learners"].update(x={"name": "oracle"}),
-                        ["learners.x.name", "oracle"]),
-    "unknown adversary": (lambda c: c["adversaries"].update(y={"name": "nature"}),
-                          ["adversaries.y.name", "nature"]),
-    "undefined learner label": (lambda c: exp(c).update(learners=["onlinerank-pl", "nobody"]),
-                                ["learners", "nobody"]),
-    "undefined adversary label": (lambda c: exp(c).update(adversaries=["ghost"]),
-                                  ["adversaries", "ghost"]),
+    "eta <= 0": (lambda c: c["learners"]["onlinerank-pl"].update(eta=-1.0), ["learners.onlinerank-pl", "-1"]),
+    "eta unknown word": (
+        lambda c: c["learners"]["onlinerank-pl"].update(eta="fast"),
+        ["learners.onlinerank-pl", "fast"],
+    ),
+    "unknown sampler": (
+        lambda c: c["learners"]["onlinerank-qs"].update(sampler="bubble"),
+        ["learners.onlinerank-qs", "bubble"],
+    ),
+    "unknown learner": (lambda c: c["learners"].update(x={"name": "oracle"}), ["learners.x.name", "oracle"]),
+    "unknown adversary": (
+        lambda c: c["adversaries"].update(y={"name": "nature"}),
+        ["adversaries.y.name", "nature"],
+    ),
+    "undefined learner label": (
+        lambda c: exp(c).update(learners=["onlinerank-pl", "nobody"]),
+        ["learners", "nobody"],
+    ),
+    "undefined adversary label": (lambda c: exp(c).update(adversaries=["ghost"]), ["adversaries", "ghost"]),
     "hedge with n > 9": (lambda c: exp(c, "baselines").update(n=[10]), ["hedge", "10"]),
-    "missing trace file": (lambda c: (c["adversaries"].update(tr={"name": "trace",
-                                                                  "path": "no/such/log.csv"}),
-                                      exp(c).update(adversaries=["tr"])),
-                           ["no/such/log.csv"]),
+    "missing trace file": (
+        lambda c: (
+            c["adversaries"].update(tr={"name": "trace", "path": "no/such/log.csv"}),
+            exp(c).update(adversaries=["tr"]),
+        ),
+        ["no/such/log.csv"],
+    ),
     "unknown family": (lambda c: exp(c).update(family="clicks"), ["family", "clicks"]),
     "unknown experiment key": (lambda c: exp(c).update(repeats=3), ["repeats"]),
     "block_size 0": (_set(["upper", "block_size"], 0), ["block_size", "0"]),
-    "adversary cannot play family": (lambda c: exp(c).update(adversaries=["mallows"]),
-                                     ["mallows", "single"]),
-    "duplicate experiment name": (lambda c: exp(c, "upper", 1).update(name="single"),
-                                  ["name", "single"]),
+    "adversary cannot play family": (lambda c: exp(c).update(adversaries=["mallows"]), ["mallows", "single"]),
+    "duplicate experiment name": (lambda c: exp(c, "upper", 1).update(name="single"), ["name", "single"]),
     "no learners": (_set(["learners"], {}), ["learners", "{}"]),
     "lemma61 too few samples": (_set(["lemma61", "samples"], 10), ["samples", "10"]),
-    "undefined runtime learner": (lambda c: c["runtime"]["learners"].append("turbo"),
-                                  ["runtime.learners", "turbo"]),
-    "partial draw not supported": (lambda c: c["runtime"].update(
-        max_partial_sample_n={"onlinerank-pl": 10}),
-        ["runtime.max_partial_sample_n.onlinerank-pl", "sample_first_step"]),
+    "undefined runtime learner": (
+        lambda c: c["runtime"]["learners"].append("turbo"),
+        ["runtime.learners", "turbo"],
+    ),
+    "partial draw not supported": (
+        lambda c: c["runtime"].update(max_partial_sample_n={"onlinerank-pl": 10}),
+        ["runtime.max_partial_sample_n.onlinerank-pl", "sample_first_step"],
+    ),
 }
 
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory):
     dst = tmp_path_factory.mktemp("cfg") / "repo"
-    shutil.copytree(ROOT, dst, ignore=shutil.ignore_patterns(
-        ".venv", ".git", "results", "results-*", ".snakemake", "__pycache__", ".pytest_cache"))
+    shutil.copytree(
+        ROOT,
+        dst,
+        ignore=shutil.ignore_patterns(
+            ".venv", ".git", "results", "results-*", ".snakemake", "__pycache__", ".pytest_cache"
+        ),
+    )
     return dst
 
 
 def snapshot(repo):
-    return sorted(str(p.relative_to(repo)) for p in repo.rglob("*")
-                  if p.parts[len(repo.parts)] in ("results", "results-smoke", "figures"))
+    return sorted(
+        str(p.relative_to(repo))
+        for p in repo.rglob("*")
+        if p.parts[len(repo.parts)] in ("results", "results-smoke", "figures")
+    )
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -95,8 +113,13 @@ def test_invalid_config_fails_before_work(repo, case):
     path = repo / f"bad_{case.replace(' ', '_').replace('/', '_')}.yaml"
     path.write_text(yaml.safe_dump(cfg))
     before = snapshot(repo)
-    p = subprocess.run([sys.executable, "-m", "snakemake", "--configfile", str(path), "--cores",
-                        "1"], cwd=repo, capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--configfile", str(path), "--cores", "1"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     out = p.stdout + p.stderr
     assert p.returncode != 0, out[-2000:]
     for needle in needles:

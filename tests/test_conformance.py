@@ -7,8 +7,12 @@ from onlinerank import ADVERSARIES, LEARNERS, Game
 from onlinerank.feedback import Feedback, k_choice
 from onlinerank.seeding import replicate_streams
 
-FAMILY_GAMES = [Game(n=6, T=30), Game(n=6, T=30, family="kchoice", k=2),
-                Game(n=6, T=30, family="subset"), Game(n=5, T=30, family="spearman")]
+FAMILY_GAMES = [
+    Game(n=6, T=30),
+    Game(n=6, T=30, family="kchoice", k=2),
+    Game(n=6, T=30, family="subset"),
+    Game(n=5, T=30, family="spearman"),
+]
 
 
 def example_learner(name):
@@ -27,8 +31,9 @@ def random_feedback(game, R, rng):
         items = np.stack([rng.choice(game.n, k, replace=False) for _ in range(R)])
         return Feedback(game.n, items=items, family=game.family)
     if game.family == "spearman":
-        return Feedback(game.n, values=-(np.stack([rng.permutation(game.n) for _ in range(R)])
-                                         + 1.0), family="spearman")
+        return Feedback(
+            game.n, values=-(np.stack([rng.permutation(game.n) for _ in range(R)]) + 1.0), family="spearman"
+        )
     return Feedback(game.n, values=rng.normal(size=(R, game.n)), family="graded")
 
 
@@ -53,9 +58,14 @@ def test_learner_conformance(name, game):
     assert el.shape == (R,)
     # exact expected loss == Monte Carlo mean of the sampled orders' loss (5 standard errors)
     m = 3000
-    losses = np.stack([fb.pairwise_loss(learner.rank(
-        np.full(R, s, dtype=np.uint64) * np.uint64(7919) + np.arange(R, dtype=np.uint64)))
-        for s in range(1, m + 1)])
+    losses = np.stack(
+        [
+            fb.pairwise_loss(
+                learner.rank(np.full(R, s, dtype=np.uint64) * np.uint64(7919) + np.arange(R, dtype=np.uint64))
+            )
+            for s in range(1, m + 1)
+        ]
+    )
     se = losses.std(axis=0, ddof=1) / np.sqrt(m)
     assert np.all(np.abs(losses.mean(axis=0) - el) <= 5 * se + 1e-9), (losses.mean(0), el, se)
 
@@ -87,8 +97,7 @@ def test_adversary_conformance(name):
                 elif game.family == "subset":
                     assert np.all((s == 0) | (s == 1))
                 elif game.family == "spearman":
-                    assert np.array_equal(np.sort(-s, 1),
-                                          np.broadcast_to(np.arange(1, game.n + 1), s.shape))
+                    assert np.array_equal(np.sort(-s, 1), np.broadcast_to(np.arange(1, game.n + 1), s.shape))
                 out.append(s.copy())
                 learner.update(fb)
             return np.stack(out, axis=1)

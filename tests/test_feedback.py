@@ -72,9 +72,17 @@ def test_identity_special_cases():
     assert -rho == pytest.approx(pairwise_loss(order, -sigma) - sum(i * i for i in range(1, 7)))
 
 
-@pytest.mark.parametrize("n, single, k2, subset, spear, spear_range", [
-    (3, 2, 2, 2, 6, 4), (4, 3, 4, 4, 20, 10), (5, 4, 6, 6, 50, 20), (6, 5, 8, 9, 105, 35),
-    (8, 7, 12, 16, 336, 84), (10, 9, 16, 25, 825, 165)])
+@pytest.mark.parametrize(
+    "n, single, k2, subset, spear, spear_range",
+    [
+        (3, 2, 2, 2, 6, 4),
+        (4, 3, 4, 4, 20, 10),
+        (5, 4, 6, 6, 50, 20),
+        (6, 5, 8, 9, 105, 35),
+        (8, 7, 12, 16, 336, 84),
+        (10, 9, 16, 25, 825, 165),
+    ],
+)
 def test_M_golden_G1(n, single, k2, subset, spear, spear_range):
     assert family_M("single", n) == single
     assert family_M("kchoice", n, 2) == k2
@@ -90,8 +98,7 @@ def test_M_golden_G1(n, single, k2, subset, spear, spear_range):
         assert complexity_M(-perms) == pytest.approx(spear)
         # Spearman loss range max_pi ellell(pi, -sigma) = (n^3 - n)/6 (G1 last column)
         sigma = perms[0]
-        rng_max = max(pairwise_loss(np.array(o), -sigma)
-                      for o in itertools.permutations(range(n)))
+        rng_max = max(pairwise_loss(np.array(o), -sigma) for o in itertools.permutations(range(n)))
         assert rng_max == spear_range
 
 
@@ -143,8 +150,10 @@ def test_hindsight_optimum_matches_brute_force():
             seq = single_choice(rng.integers(n, size=T), n)
         else:
             seq = -np.stack([rng.permutation(n) + 1 for _ in range(T)]).astype(float)
-        brute = min(pairwise_loss(np.broadcast_to(np.array(o), seq.shape), seq).sum()
-                    for o in itertools.permutations(range(n)))
+        brute = min(
+            pairwise_loss(np.broadcast_to(np.array(o), seq.shape), seq).sum()
+            for o in itertools.permutations(range(n))
+        )
         abs_total = pair_abs_sum(seq).sum()
         assert hindsight_loss(seq.sum(0), abs_total) == pytest.approx(brute, abs=1e-9)
         assert hindsight_loss_of_sequence(seq) == pytest.approx(brute, abs=1e-9)
@@ -155,7 +164,6 @@ def test_hindsight_optimum_matches_brute_force():
 def test_M_identity_sum_of_squares():
     rng = np.random.default_rng(6)
     s = rng.normal(size=(3, 7))
-    direct = max(sum((r[u] - r[v]) ** 2 for u, v in itertools.combinations(range(7), 2))
-                 for r in s)
+    direct = max(sum((r[u] - r[v]) ** 2 for u, v in itertools.combinations(range(7), 2)) for r in s)
     assert complexity_M(s) == pytest.approx(direct)
     assert math.isclose(family_M("kchoice", 10, 3), 21)

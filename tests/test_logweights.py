@@ -66,7 +66,7 @@ def ellell(order, s) -> Fraction:
     """Pairwise loss (2.2) by its O(n^2) definition, exactly."""
     tot = Fraction(0)
     for i, u in enumerate(order):
-        for v in order[i + 1:]:  # u before v
+        for v in order[i + 1 :]:  # u before v
             if s[v] > s[u]:
                 tot += s[v] - s[u]
     return tot
@@ -149,16 +149,25 @@ def _golden_state(R: int = 4) -> LogWeights:
 def test_golden_g3_single_choice_expected_position_loss():
     lw = _golden_state()
     got = lw.expected_loss_items(np.arange(4)[:, None])
-    golden = [0.8289076139744968965027230, 1.731058578630004879251159,
-              2.171092386025503103497277, 1.268941421369995120748841]
+    golden = [
+        0.8289076139744968965027230,
+        1.731058578630004879251159,
+        2.171092386025503103497277,
+        1.268941421369995120748841,
+    ]
     np.testing.assert_allclose(got, golden, rtol=2e-16)
 
 
 def test_golden_g3_pair_probs():
     P = _golden_state(1).pair_probs()[0]
-    golden = {(0, 1): 0.7310585786300048792511592, (0, 2): 0.8175744761936436596072172,
-              (0, 3): 0.6224593312018545646389006, (1, 3): 0.3775406687981454353610994,
-              (2, 3): 0.2689414213699951207488408, (2, 0): 0.1824255238063563403927828}
+    golden = {
+        (0, 1): 0.7310585786300048792511592,
+        (0, 2): 0.8175744761936436596072172,
+        (0, 3): 0.6224593312018545646389006,
+        (1, 3): 0.3775406687981454353610994,
+        (2, 3): 0.2689414213699951207488408,
+        (2, 0): 0.1824255238063563403927828,
+    }
     for (u, v), val in golden.items():
         assert P[u, v] == pytest.approx(val, rel=2e-16)
 
@@ -174,8 +183,10 @@ def test_expected_loss_items_equals_enumeration(n):
         lw = LogWeights(eta, R, n)
         for _ in range(rounds):
             lw.add_items(rng.integers(0, n, size=(R, 1)))
-        laws = [[law_of(lw.a[r], f) for f in ((pl_law, qs_law) if n <= 5 or r == 0
-                                             else (pl_law,))] for r in range(R)]
+        laws = [
+            [law_of(lw.a[r], f) for f in ((pl_law, qs_law) if n <= 5 or r == 0 else (pl_law,))]
+            for r in range(R)
+        ]
         for k in (1, 2, 3):
             if k > n:
                 continue
@@ -243,12 +254,15 @@ def _numerics_states():
     states.append(lw)
     # real scores: cached weights (|a| ~ 1e6, small and near-limit ranges) and log form (> 1500)
     lw = LogWeights(1.0, 5, n)
-    S = np.stack([1e6 + rng.normal(size=n) * 100.0,
-                  -1e6 + np.linspace(0.0, 599.0, n),
-                  1e6 + np.arange(n) * 1e-3,
-                  rng.normal(size=n) * 1000.0,
-                  np.concatenate([np.full(n // 2, -1e6), np.full(n - n // 2, 1e6)])
-                  + rng.normal(size=n)])
+    S = np.stack(
+        [
+            1e6 + rng.normal(size=n) * 100.0,
+            -1e6 + np.linspace(0.0, 599.0, n),
+            1e6 + np.arange(n) * 1e-3,
+            rng.normal(size=n) * 1000.0,
+            np.concatenate([np.full(n // 2, -1e6), np.full(n - n // 2, 1e6)]) + rng.normal(size=n),
+        ]
+    )
     lw.add_dense(S)
     states.append(lw)
     # integer scores with many distinct values (no histogram), weights then log form
@@ -296,11 +310,11 @@ def test_numerics_references_agree():
     for lw in _numerics_states():
         R, n = lw.S.shape
         items = random_items(rng, R, n, 2)
-        np.testing.assert_allclose(lw.expected_loss_items(items), lw.reference_loss_items(items),
-                                   rtol=1e-12, atol=1e-300)
+        np.testing.assert_allclose(
+            lw.expected_loss_items(items), lw.reference_loss_items(items), rtol=1e-12, atol=1e-300
+        )
         s = rng.normal(size=(R, n))
-        np.testing.assert_allclose(lw.expected_loss_dense(s), lw.reference_loss_dense(s),
-                                   rtol=1e-12)
+        np.testing.assert_allclose(lw.expected_loss_dense(s), lw.reference_loss_dense(s), rtol=1e-12)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -338,10 +352,12 @@ def test_caches_consistent_after_many_updates(eta):
             items = random_items(rng, R, n, 1)
             fresh = LogWeights(eta, R, n)
             fresh.S = lw.S
-            np.testing.assert_allclose(lw.expected_loss_items(items),
-                                       fresh.expected_loss_items(items), rtol=1e-12, atol=1e-300)
-            np.testing.assert_allclose(lw.expected_loss_items(items),
-                                       lw.reference_loss_items(items), rtol=1e-12, atol=1e-300)
+            np.testing.assert_allclose(
+                lw.expected_loss_items(items), fresh.expected_loss_items(items), rtol=1e-12, atol=1e-300
+            )
+            np.testing.assert_allclose(
+                lw.expected_loss_items(items), lw.reference_loss_items(items), rtol=1e-12, atol=1e-300
+            )
             r = t % R
             want = decimal_loss_items(lw.a[r], {int(items[r, 0])})
             assert lw.expected_loss_items(items)[r] == pytest.approx(want, rel=1e-12, abs=1e-300)
@@ -358,8 +374,7 @@ def test_histogram_switches_off_and_weights_take_over():
     assert np.all(lw._hd < 0)
     _check_caches(lw)
     items = random_items(rng, R, n, 2)
-    np.testing.assert_allclose(lw.expected_loss_items(items), lw.reference_loss_items(items),
-                               rtol=1e-12)
+    np.testing.assert_allclose(lw.expected_loss_items(items), lw.reference_loss_items(items), rtol=1e-12)
 
 
 def test_setters_rebuild_caches():
@@ -370,8 +385,9 @@ def test_setters_rebuild_caches():
     items = random_items(rng, 3, 10, 1)
     lw.eta = 80.0
     _check_caches(lw)
-    np.testing.assert_allclose(lw.expected_loss_items(items), lw.reference_loss_items(items),
-                               rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(
+        lw.expected_loss_items(items), lw.reference_loss_items(items), rtol=1e-12, atol=1e-300
+    )
     with pytest.raises(ValueError):
         lw.S[0, 0] = 1.0  # read-only view: the caches cannot be bypassed
     lw.S = np.zeros((3, 10))
@@ -391,8 +407,9 @@ def test_uniform_state_values():
     np.testing.assert_allclose(lw.expected_loss_items(np.array([[0], [6]])), 3.0)
     np.testing.assert_allclose(lw.expected_loss_items(np.array([[0, 1], [2, 6]])), 5.0)
     s = np.tile(np.arange(7.0), (2, 1))
-    np.testing.assert_allclose(lw.expected_loss_dense(s), 0.5 * sum(
-        v - u for u in range(7) for v in range(u + 1, 7)))
+    np.testing.assert_allclose(
+        lw.expected_loss_dense(s), 0.5 * sum(v - u for u in range(7) for v in range(u + 1, 7))
+    )
     assert lw.expected_loss_items(np.zeros((2, 0), dtype=np.int64)).tolist() == [0.0, 0.0]
 
 

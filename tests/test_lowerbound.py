@@ -48,8 +48,7 @@ def brute_force_regret(n: int, k: int, T: int) -> tuple[Fraction, list]:
         best = min(sum(pairwise_loss_binary(o, s) for s in seq) for o in orders)
         records.append((seq, best))
         # E L_T(Alg) = T k(n-k)/2 for every algorithm (uniform ranking: each pair wrong w.p. 1/2)
-        alg = Fraction(sum(sum(pairwise_loss_binary(o, s) for o in orders) for s in seq),
-                       len(orders))
+        alg = Fraction(sum(sum(pairwise_loss_binary(o, s) for o in orders) for s in seq), len(orders))
         total += alg - best
     return total / len(subsets) ** T, records
 
@@ -128,8 +127,7 @@ def joint_tail_direct(n: int, k: int, T: int, x: int) -> Fraction:
                 if c + a >= x and c + b >= x:
                     d = T - c - a - b
                     coef = math.factorial(T) // (
-                        math.factorial(c) * math.factorial(a) * math.factorial(b)
-                        * math.factorial(d)
+                        math.factorial(c) * math.factorial(a) * math.factorial(b) * math.factorial(d)
                     )
                     tot += coef * p11**c * p10 ** (a + b) * p00**d
     return tot
@@ -227,9 +225,21 @@ def test_n2_degenerate_case():
 
 
 def test_abs_walk_mean_g8():
-    golden = [0, 1, 1, Fraction(3, 2), Fraction(3, 2), Fraction(15, 8), Fraction(15, 8),
-              Fraction(35, 16), Fraction(35, 16), Fraction(315, 128), Fraction(315, 128),
-              Fraction(693, 256), Fraction(693, 256)]
+    golden = [
+        0,
+        1,
+        1,
+        Fraction(3, 2),
+        Fraction(3, 2),
+        Fraction(15, 8),
+        Fraction(15, 8),
+        Fraction(35, 16),
+        Fraction(35, 16),
+        Fraction(315, 128),
+        Fraction(315, 128),
+        Fraction(693, 256),
+        Fraction(693, 256),
+    ]
     got = lb.abs_walk_mean(np.arange(13))
     for N, g in enumerate(golden):
         # direct summation over the 2^N paths' binomial law
@@ -260,8 +270,7 @@ def test_kappa_g8():
 
 def test_kappa_closed_form_vs_quadrature():
     for j in [0.0, 0.3, 1, 1.7, 2, 3, 5, 12]:
-        integral = integrate.quad(lambda z: special.ndtr(z) * special.ndtr(-z), -j, j,
-                                  epsabs=1e-14)[0]
+        integral = integrate.quad(lambda z: special.ndtr(z) * special.ndtr(-z), -j, j, epsabs=1e-14)[0]
         ref = integral - stats.norm.pdf(j) + j * stats.norm.sf(j)
         assert lb.kappa(j) == pytest.approx(ref, abs=1e-13)
         assert lb.kappa(j, method="quad") == pytest.approx(ref, abs=1e-13)
@@ -277,8 +286,7 @@ def test_constants():
     for n, k in [(5, 1), (10, 3), (100, 50)]:
         T = 1000
         upper = math.sqrt(n * (n - 1) * k * (n - k) * T * math.log(2))
-        assert upper / lb.asymptotic_regret(n, T, k) == pytest.approx(lb.UPPER_LOWER_RATIO,
-                                                                      rel=1e-14)
+        assert upper / lb.asymptotic_regret(n, T, k) == pytest.approx(lb.UPPER_LOWER_RATIO, rel=1e-14)
     assert lb.h_c_limit(10) == pytest.approx(9 / (20 * math.sqrt(math.pi)), rel=1e-15)
 
 
@@ -299,9 +307,7 @@ def test_asymptotic_golden():
     assert lb.asymptotic_regret(10, 100) == pytest.approx(80.28558523, rel=1e-9)
     ratio = lb.exact_regret(10, 100) / lb.asymptotic_regret(10, 100)
     assert ratio == pytest.approx(0.994965, abs=5e-7)
-    assert lb.asymptotic_regret(10, 100, corrected=True) == pytest.approx(
-        80.28558523 * 0.995, rel=1e-9
-    )
+    assert lb.asymptotic_regret(10, 100, corrected=True) == pytest.approx(80.28558523 * 0.995, rel=1e-9)
     arr = lb.asymptotic_regret(10, np.array([100, 400]))
     assert arr[1] == pytest.approx(2 * arr[0], rel=1e-15)
 
@@ -363,8 +369,9 @@ def test_berry_esseen_sum_is_the_written_formula():
             z = (x - 1 - mu) / sig
             up, down = 0.5 * math.erfc(z / math.sqrt(2)), 0.5 * math.erfc(-z / math.sqrt(2))
             tot += max(up - eps, 0) * max(down - eps, 0)
-        assert lb.lower_bound_berry_esseen(n, T, k) == pytest.approx(0.5 * n * (n - 1) * tot,
-                                                                     rel=1e-12, abs=1e-12)
+        assert lb.lower_bound_berry_esseen(n, T, k) == pytest.approx(
+            0.5 * n * (n - 1) * tot, rel=1e-12, abs=1e-12
+        )
 
 
 def test_berry_esseen_closed_form_claim():
@@ -395,8 +402,7 @@ def test_sharp_bound_ratio_monotone_and_tends_to_one():
     lam = 2 / n * T
     lim = n * (n - 1) / 4 * math.sqrt(2 / math.pi) * math.sqrt(lam)
     s1 = math.sqrt(lam + 1)
-    assert lb.lower_bound_sharp(n, T) / lim == pytest.approx((s1 - 1 - 0.5 / s1) / math.sqrt(lam),
-                                                             rel=1e-12)
+    assert lb.lower_bound_sharp(n, T) / lim == pytest.approx((s1 - 1 - 0.5 / s1) / math.sqrt(lam), rel=1e-12)
     assert lb.lower_bound_sharp(n, T) / lim == pytest.approx(1, abs=2e-3)
 
 
@@ -412,9 +418,19 @@ def test_e_N_lower_bound_used_in_sharp_bound():
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("n", "c", "k"), [(10, 0.1, 1), (10, 0.2, 1), (20, 0.2, 1),
-                                           (50, 0.23, 1), (10, 0.23, 1), (12, 0.15, 3),
-                                           (2, 0.12, 1), (5, 0.18, 2)])
+@pytest.mark.parametrize(
+    ("n", "c", "k"),
+    [
+        (10, 0.1, 1),
+        (10, 0.2, 1),
+        (20, 0.2, 1),
+        (50, 0.23, 1),
+        (10, 0.23, 1),
+        (12, 0.15, 3),
+        (2, 0.12, 1),
+        (5, 0.18, 2),
+    ],
+)
 def test_h_c_matches_direct_scan(n, c, k):
     h = lb.h_c(n, c, k)
     assert isinstance(h, int)
@@ -466,8 +482,9 @@ def test_joint_tail_prob_vs_direct_multinomial(n, k, T):
     assert isinstance(lb.joint_tail_prob(n, T, 2, k), float)
 
 
-@pytest.mark.parametrize(("n", "k", "T"), [(3, 1, 10), (5, 1, 40), (10, 1, 100), (4, 2, 12),
-                                           (6, 3, 20), (10, 2, 40), (8, 4, 30)])
+@pytest.mark.parametrize(
+    ("n", "k", "T"), [(3, 1, 10), (5, 1, 40), (10, 1, 100), (4, 2, 12), (6, 3, 20), (10, 2, 40), (8, 4, 30)]
+)
 def test_negative_association(n, k, T):
     assert lb.negative_association_gap(n, T, k) <= 1e-15
     # the sum of joint tails is E L*_ell (THEORY §4.1 / §4.4)
@@ -476,8 +493,10 @@ def test_negative_association(n, k, T):
     assert l_ell - T * math.comb(k, 2) == pytest.approx(lb.expected_best_loss(n, T, k), rel=1e-12)
 
 
-@pytest.mark.parametrize(("n", "k", "T", "j"), [(10, 1, 100, 1), (10, 1, 100, 2), (5, 2, 40, 1.5),
-                                                (20, 3, 600, 3), (6, 3, 12, 1), (50, 1, 10**4, 2)])
+@pytest.mark.parametrize(
+    ("n", "k", "T", "j"),
+    [(10, 1, 100, 1), (10, 1, 100, 2), (5, 2, 40, 1.5), (20, 3, 600, 3), (6, 3, 12, 1), (50, 1, 10**4, 2)],
+)
 def test_route_total_is_upper_bound_on_best_loss(n, k, T, j):
     rb = lb.alpha_beta_gamma(n, T, j, k)
     l_ell_exact = T * k * (n - 1) / 2 - lb.exact_regret(n, T, k)
@@ -562,8 +581,9 @@ def test_k_subset_sampler_rounds_are_subsets():
     assert np.all(f.sum(axis=1) == 4)
     # uniform over the C(6,4) = 15 subsets
     codes = f @ (1 << np.arange(6))
-    counts = np.bincount(codes, minlength=64)[[sum(1 << i for i in c)
-                                               for c in itertools.combinations(range(6), 4)]]
+    counts = np.bincount(codes, minlength=64)[
+        [sum(1 << i for i in c) for c in itertools.combinations(range(6), 4)]
+    ]
     assert counts.sum() == 5000
     chi2 = ((counts - 5000 / 15) ** 2 / (5000 / 15)).sum()
     assert stats.chi2.sf(chi2, 14) > 1e-4
@@ -610,8 +630,17 @@ def test_speed_exact_regret():
     assert (time.perf_counter() - t0) / 5 < 0.2
 
 
-@pytest.mark.parametrize(("n", "k", "T"), [(100, 1, 10**6), (10**5, 1, 10**7), (1000, 1, 10**7),
-                                           (3, 1, 10**5), (10, 5, 2 * 10**5), (37, 11, 54321)])
+@pytest.mark.parametrize(
+    ("n", "k", "T"),
+    [
+        (100, 1, 10**6),
+        (10**5, 1, 10**7),
+        (1000, 1, 10**7),
+        (3, 1, 10**5),
+        (10, 5, 2 * 10**5),
+        (37, 11, 54321),
+    ],
+)
 def test_float_vs_decimal_high_precision(n, k, T):
     ref = decimal_regret(n, k, T)
     assert lb.exact_regret(n, T, k) == pytest.approx(float(ref), rel=5e-15)
@@ -648,8 +677,16 @@ def test_expected_losses():
 
 @pytest.mark.parametrize(
     ("args", "name"),
-    [((1, 10, 1), "n"), ((2.5, 10, 1), "n"), ((5, 10, 0), "k"), ((5, 10, 5), "k"),
-     ((5, 0, 1), "T"), ((5, 3.5, 1), "T"), ((5, -2, 1), "T"), ((True, 3, 1), "n")],
+    [
+        ((1, 10, 1), "n"),
+        ((2.5, 10, 1), "n"),
+        ((5, 10, 0), "k"),
+        ((5, 10, 5), "k"),
+        ((5, 0, 1), "T"),
+        ((5, 3.5, 1), "T"),
+        ((5, -2, 1), "T"),
+        ((True, 3, 1), "n"),
+    ],
 )
 def test_validation(args, name):
     n, T, k = args

@@ -27,8 +27,7 @@ P_MIN = 1e-3  # chi-square rejection threshold
 # --- independent helpers -------------------------------------------------------------------------
 def kendall_loop(sigma, tau):
     n = len(sigma)
-    return sum((sigma[u] - sigma[v]) * (tau[u] - tau[v]) < 0
-               for u in range(n) for v in range(u + 1, n))
+    return sum((sigma[u] - sigma[v]) * (tau[u] - tau[v]) < 0 for u in range(n) for v in range(u + 1, n))
 
 
 def positions_of(order):
@@ -57,8 +56,7 @@ def ellell_loop(order, s):
     """Pairwise loss (2.2) by its definition over ordered pairs."""
     pos = positions_of(order)
     n = len(s)
-    return sum(max(s[v] - s[u], 0.0) for u in range(n) for v in range(n)
-               if u != v and pos[u] < pos[v])
+    return sum(max(s[v] - s[u], 0.0) for u in range(n) for v in range(n) if u != v and pos[u] < pos[v])
 
 
 def counts_chi2(idx, probs):
@@ -75,12 +73,12 @@ def test_mallows_pmf_by_enumeration(n, phi):
     cpos = positions_of(centre)
     perms, _ = all_positions(n)
     d = np.array([kendall_loop(p, cpos) for p in perms])
-    brute_Z = np.sum(phi ** d)
+    brute_Z = np.sum(phi**d)
     closed_Z = np.prod([(1 - phi**i) / (1 - phi) if phi < 1 else i for i in range(1, n + 1)])
     assert brute_Z == pytest.approx(closed_Z, rel=1e-12)
     assert mallows_Z(n, phi) == pytest.approx(closed_Z, rel=1e-12)
     pmf = mallows_pmf(perms, centre, phi)
-    np.testing.assert_allclose(pmf, phi ** d / brute_Z, rtol=1e-12)
+    np.testing.assert_allclose(pmf, phi**d / brute_Z, rtol=1e-12)
     assert pmf.sum() == pytest.approx(1.0, abs=1e-12)
 
 
@@ -129,16 +127,14 @@ def test_mallows_identity_centre_and_concentration():
     adv.reset(Game(n=n, T=5, family="spearman"), replicate_streams(0, ("x",), range(3), "adversary"))
     np.testing.assert_array_equal(adv.centres, np.tile(np.arange(n), (3, 1)))
     for t in range(1, 6):
-        np.testing.assert_array_equal(adv.feedback(t, None).values,
-                                      -np.tile(np.arange(1.0, n + 1), (3, 1)))
+        np.testing.assert_array_equal(adv.feedback(t, None).values, -np.tile(np.arange(1.0, n + 1), (3, 1)))
 
 
 @pytest.mark.parametrize("P", [1, 3, 5])
 def test_switching_centres_change_only_at_multiples(P):
     n, T, R = 6, 40, 4
     adv = MallowsAdversary(phi=0.5, centre="random", switch_every=P)
-    adv.reset(Game(n=n, T=T, family="spearman"),
-              replicate_streams(1, ("switch",), range(R), "adversary"))
+    adv.reset(Game(n=n, T=T, family="spearman"), replicate_streams(1, ("switch",), range(R), "adversary"))
     hist = []
     for t in range(1, T + 1):
         adv.feedback(t, None)
@@ -151,14 +147,18 @@ def test_switching_centres_change_only_at_multiples(P):
     assert changed[t_before % P == 0].mean() > 0.9  # and a fresh uniform centre almost always
     # the Mallows noise is common to switching and fixed centres (separate child streams)
     fixed = MallowsAdversary(phi=0.5, centre="random")
-    fixed.reset(Game(n=n, T=T, family="spearman"),
-                replicate_streams(1, ("switch",), range(R), "adversary"))
+    fixed.reset(Game(n=n, T=T, family="spearman"), replicate_streams(1, ("switch",), range(R), "adversary"))
     np.testing.assert_array_equal(fixed.centres, hist[0])
 
 
 def test_mallows_parameter_validation():
-    for bad in (dict(phi=0), dict(phi=1.5), dict(centre="middle"), dict(switch_every=0),
-                dict(switch_every=2.5)):
+    for bad in (
+        dict(phi=0),
+        dict(phi=1.5),
+        dict(centre="middle"),
+        dict(switch_every=0),
+        dict(switch_every=2.5),
+    ):
         with pytest.raises(ValueError):
             MallowsAdversary(**bad)
     with pytest.raises(ValueError):
@@ -221,8 +221,9 @@ def test_reverse_ties_by_item_id_and_deterministic_learner():
     adv = ReverseAdversary()
     adv.reset(learner.game, replicate_streams(0, (), range(2), "adversary"))
     # uniform start: every expected position ties -> order by id, reversed
-    np.testing.assert_array_equal(-adv.feedback(1, NoSampling(learner)).values,
-                                  np.tile(np.arange(n, 0, -1.0), (2, 1)))
+    np.testing.assert_array_equal(
+        -adv.feedback(1, NoSampling(learner)).values, np.tile(np.arange(n, 0, -1.0), (2, 1))
+    )
     # generic path with a deterministic learner (no `state`): the reverse of its own order
     ftl = FollowTheLeader()
     ftl.reset(learner.game, 2)
@@ -262,8 +263,9 @@ def graded_play(adv, game, rep_ids, root=5):
     return np.stack(out, axis=1)  # (R, T, n)
 
 
-@pytest.mark.parametrize("params", [dict(), dict(levels=2, noise=1.0),
-                                    dict(continuous=True), dict(relevance="ramp", noise=0.1)])
+@pytest.mark.parametrize(
+    "params", [dict(), dict(levels=2, noise=1.0), dict(continuous=True), dict(relevance="ramp", noise=0.1)]
+)
 def test_graded_conformance(params):
     n, T = 7, 60
     adv = GradedAdversary(**params)
@@ -277,10 +279,12 @@ def test_graded_conformance(params):
         assert len(np.unique(whole)) > 2
     else:
         assert len(np.unique(whole)) > 100  # real-valued
-    np.testing.assert_array_equal(whole, graded_play(GradedAdversary(**params), game,
-                                                     [0, 1, 2, 3]))  # deterministic
-    np.testing.assert_array_equal(whole[2:], graded_play(GradedAdversary(**params), game,
-                                                         [2, 3]))  # block-invariant
+    np.testing.assert_array_equal(
+        whole, graded_play(GradedAdversary(**params), game, [0, 1, 2, 3])
+    )  # deterministic
+    np.testing.assert_array_equal(
+        whole[2:], graded_play(GradedAdversary(**params), game, [2, 3])
+    )  # block-invariant
     assert game.M >= complexity_M(whole.reshape(-1, n))  # the family bound covers the data
     # the relevance shows through the noise: per-item means follow r_u
     if params.get("relevance") == "ramp":
@@ -292,8 +296,9 @@ def test_graded_conformance(params):
 def test_graded_M_is_worst_case_over_vertices(n, g):
     """Brute force over {0, g}^n (the maximum of a convex function over the box is at a vertex),
     plus random interior points that never exceed it."""
-    brute = max(sum((s[u] - s[v]) ** 2 for u in range(n) for v in range(u + 1, n))
-                for s in product((0, g), repeat=n))
+    brute = max(
+        sum((s[u] - s[v]) ** 2 for u in range(n) for v in range(u + 1, n)) for s in product((0, g), repeat=n)
+    )
     assert graded_M(n, levels=g) == brute
     assert GradedAdversary.graded_M(n, 1, continuous=True) == graded_M(n, levels=1)
     rng = np.random.default_rng(n)
@@ -305,8 +310,9 @@ def test_graded_parameter_validation():
         with pytest.raises(ValueError):
             GradedAdversary(**bad)
     with pytest.raises(ValueError):
-        GradedAdversary().reset(Game(n=4, T=3, family="spearman"),
-                                replicate_streams(0, (), range(1), "adversary"))
+        GradedAdversary().reset(
+            Game(n=4, T=3, family="spearman"), replicate_streams(0, (), range(1), "adversary")
+        )
 
 
 def test_graded_regret_below_theorem31():
@@ -413,16 +419,16 @@ def test_spearman_regret_pairwise_equals_minus_rho_simulated():
 def test_onlinerank_vs_mallows_below_spearman_bound():
     n, T, R = 8, 300, 8
     for adv in (MallowsAdversary(), MallowsAdversary(phi=0.9, centre="random", switch_every=50)):
-        res = simulate(OnlineRank(), adv, Game(n=n, T=T, family="spearman"), R, seed=2,
-                       sample=False)
+        res = simulate(OnlineRank(), adv, Game(n=n, T=T, family="spearman"), R, seed=2, sample=False)
         assert np.all(res.regret[:, -1] <= spearman_bound(n, T))
         assert res.regret[:, -1].mean() < spearman_bound(n, T)
 
 
 def test_onlinerank_vs_reverse_below_spearman_bound():
     n, T, R = 6, 200, 2
-    res = simulate(OnlineRank(), ReverseAdversary(), Game(n=n, T=T, family="spearman"), R,
-                   seed=0, sample=False)
+    res = simulate(
+        OnlineRank(), ReverseAdversary(), Game(n=n, T=T, family="spearman"), R, seed=0, sample=False
+    )
     assert np.all(res.regret[:, -1] <= spearman_bound(n, T))
     assert np.all(np.isfinite(res.regret))
 

@@ -7,9 +7,15 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = sorted([*ROOT.glob("src/**/*.py"), *ROOT.glob("workflow/**/*.py"),
-                  *ROOT.glob("bench/**/*.py"), ROOT / "Snakefile",
-                  *ROOT.glob("workflow/rules/*.smk")])
+SOURCES = sorted(
+    [
+        *ROOT.glob("src/**/*.py"),
+        *ROOT.glob("workflow/**/*.py"),
+        *ROOT.glob("bench/**/*.py"),
+        ROOT / "Snakefile",
+        *ROOT.glob("workflow/rules/*.smk"),
+    ]
+)
 
 
 def python_sources():
@@ -28,8 +34,9 @@ def test_no_unsafe_calls(path):
         kw = {k.arg: k.value for k in node.keywords}
         if name == "load" and isinstance(f, ast.Attribute) and getattr(f.value, "id", "") == "np":
             v = kw.get("allow_pickle")
-            assert isinstance(v, ast.Constant) and v.value is False, \
+            assert isinstance(v, ast.Constant) and v.value is False, (
                 f"{path}:{node.lineno} np.load without allow_pickle=False"
+            )
         if name == "load" and isinstance(f, ast.Attribute) and getattr(f.value, "id", "") == "yaml":
             raise AssertionError(f"{path}:{node.lineno} uses yaml.load; use yaml.safe_load")
         if name in ("loads", "load") and getattr(getattr(f, "value", None), "id", "") == "pickle":

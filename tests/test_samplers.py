@@ -153,19 +153,35 @@ def test_full_laws_differ_unless_uniform(w):
 def test_golden_g4_124():
     w = (F(1), F(2), F(4))
     q, p = qs_law(w), pl_law(w)
-    assert q == {(0, 1, 2): F(7, 135), (0, 2, 1): F(2, 27), (1, 0, 2): F(2, 27),
-                 (1, 2, 0): F(28, 135), (2, 0, 1): F(28, 135), (2, 1, 0): F(52, 135)}
-    assert p == {(0, 1, 2): F(1, 21), (0, 2, 1): F(2, 21), (1, 0, 2): F(2, 35),
-                 (1, 2, 0): F(8, 35), (2, 0, 1): F(4, 21), (2, 1, 0): F(8, 21)}
+    assert q == {
+        (0, 1, 2): F(7, 135),
+        (0, 2, 1): F(2, 27),
+        (1, 0, 2): F(2, 27),
+        (1, 2, 0): F(28, 135),
+        (2, 0, 1): F(28, 135),
+        (2, 1, 0): F(52, 135),
+    }
+    assert p == {
+        (0, 1, 2): F(1, 21),
+        (0, 2, 1): F(2, 21),
+        (1, 0, 2): F(2, 35),
+        (1, 2, 0): F(8, 35),
+        (2, 0, 1): F(4, 21),
+        (2, 1, 0): F(8, 21),
+    }
     assert sum(abs(q[o] - p[o]) for o in q) / 2 == F(8, 189)
 
 
 def test_golden_g4_1234():
     w = (F(1), F(2), F(3), F(4))
     q, p = qs_law(w), pl_law(w)
-    table = {(0, 1, 2, 3): (F(29, 3150), F(1, 105)), (3, 2, 1, 0): (F(419, 3150), F(2, 15)),
-             (3, 0, 1, 2): (F(307, 9450), F(2, 75)), (2, 3, 0, 1): (F(3, 50), F(2, 35)),
-             (1, 2, 3, 0): (F(167, 3150), F(3, 50))}
+    table = {
+        (0, 1, 2, 3): (F(29, 3150), F(1, 105)),
+        (3, 2, 1, 0): (F(419, 3150), F(2, 15)),
+        (3, 0, 1, 2): (F(307, 9450), F(2, 75)),
+        (2, 3, 0, 1): (F(3, 50), F(2, 35)),
+        (1, 2, 3, 0): (F(167, 3150), F(3, 50)),
+    }
     for o, (qs_v, pl_v) in table.items():
         assert q[o] == qs_v and p[o] == pl_v
     # G3 (a): the marginal table, identical for both laws
@@ -186,9 +202,14 @@ def test_golden_g3_g4_onlinerank_weights_decimal():
         assert abs(p[(0, 3, 1, 2)] - Decimal("0.1434619656684837657249627")) < tol
         assert abs(q[(2, 1, 3, 0)] - Decimal("0.007913055429575236954872626")) < tol
         assert abs(p[(2, 1, 3, 0)] - Decimal("0.007142550692924951059420280")) < tol
-        golden = {(0, 1): "0.7310585786300048792511592", (0, 2): "0.8175744761936436596072172",
-                  (0, 3): "0.6224593312018545646389006", (1, 3): "0.3775406687981454353610994",
-                  (2, 3): "0.2689414213699951207488408", (2, 0): "0.1824255238063563403927828"}
+        golden = {
+            (0, 1): "0.7310585786300048792511592",
+            (0, 2): "0.8175744761936436596072172",
+            (0, 3): "0.6224593312018545646389006",
+            (1, 3): "0.3775406687981454353610994",
+            (2, 3): "0.2689414213699951207488408",
+            (2, 0): "0.1824255238063563403927828",
+        }
         P = pair_probs(0.5 * np.array([3.0, 1.0, 0.0, 2.0]))
         for (u, v), val in golden.items():
             assert abs(marginal(q, u, v) - Decimal(val)) < tol
@@ -236,13 +257,17 @@ SAMPLERS = {
     "plackett_luce": lambda lg, N, rng: plackett_luce(lg, rng, size=N),
     "quicksort": lambda lg, N, rng: quicksort(lg, rng, size=N),
     "plackett_luce_rows": lambda lg, N, rng: plackett_luce_rows(
-        np.tile(lg, (N, 1)), rng.integers(0, 2**64, size=N, dtype=np.uint64)),
+        np.tile(lg, (N, 1)), rng.integers(0, 2**64, size=N, dtype=np.uint64)
+    ),
     "quicksort_rows": lambda lg, N, rng: quicksort_rows(
-        np.tile(lg, (N, 1)), rng.integers(0, 2**64, size=N, dtype=np.uint64)),
+        np.tile(lg, (N, 1)), rng.integers(0, 2**64, size=N, dtype=np.uint64)
+    ),
     "LogWeights.sample(plackett-luce)": lambda lg, N, rng: _lw_with(lg, N).sample(
-        "plackett-luce", rng.integers(0, 2**64, size=N, dtype=np.uint64)),
+        "plackett-luce", rng.integers(0, 2**64, size=N, dtype=np.uint64)
+    ),
     "LogWeights.sample(quicksort)": lambda lg, N, rng: _lw_with(lg, N).sample(
-        "quicksort", rng.integers(0, 2**64, size=N, dtype=np.uint64)),
+        "quicksort", rng.integers(0, 2**64, size=N, dtype=np.uint64)
+    ),
 }
 
 
@@ -351,9 +376,15 @@ def test_compiled_log_accuracy():
     from onlinerank import _kernels
 
     rng = np.random.default_rng(5)
-    xs = np.concatenate([rng.random(20_000), rng.random(2_000) * 1e-12,
-                         1.0 - rng.random(2_000) * 1e-12, rng.random(2_000) * 40.0,
-                         [2.0**-53, 0.5, 1.0 - 2.0**-53, 1.0, 2**-0.5, 2**0.5, 36.7, 1e300]])
+    xs = np.concatenate(
+        [
+            rng.random(20_000),
+            rng.random(2_000) * 1e-12,
+            1.0 - rng.random(2_000) * 1e-12,
+            rng.random(2_000) * 40.0,
+            [2.0**-53, 0.5, 1.0 - 2.0**-53, 1.0, 2**-0.5, 2**0.5, 36.7, 1e300],
+        ]
+    )
     for x in xs:
         got = _kernels._log(float(x))
         ref = math.log(float(x))
@@ -364,9 +395,14 @@ def test_compiled_exp_accuracy():
     from onlinerank import _kernels
 
     rng = np.random.default_rng(6)
-    xs = np.concatenate([rng.uniform(-700.0, 700.0, 20_000), rng.uniform(-1.0, 1.0, 5_000),
-                         rng.uniform(-1e-8, 1e-8, 1_000),
-                         [0.0, -0.0, 700.0, -700.0, 0.5 * math.log(2), -0.5 * math.log(2)]])
+    xs = np.concatenate(
+        [
+            rng.uniform(-700.0, 700.0, 20_000),
+            rng.uniform(-1.0, 1.0, 5_000),
+            rng.uniform(-1e-8, 1e-8, 1_000),
+            [0.0, -0.0, 700.0, -700.0, 0.5 * math.log(2), -0.5 * math.log(2)],
+        ]
+    )
     for x in xs:
         got = _kernels._exp(float(x))
         ref = math.exp(float(x))
@@ -378,8 +414,9 @@ def test_tie_repair_of_packed_keys():
     order of the untruncated keys (the same order as with the default number of low bits)."""
     rng = np.random.default_rng(9)
     R, n = 7, 300
-    S = np.ascontiguousarray(rng.normal(size=(R, n)) * np.array([[0.1], [1], [5], [50], [300],
-                                                               [2000], [1e5]]))
+    S = np.ascontiguousarray(
+        rng.normal(size=(R, n)) * np.array([[0.1], [1], [5], [50], [300], [2000], [1e5]])
+    )
     seeds = rng.integers(0, 2**64, size=R, dtype=np.uint64)
     ones = np.ones(R, dtype=np.int8)
     base = samplers._pl_sample(S, 1.0, samplers._NO_CACHE, ones, seeds)
@@ -393,8 +430,9 @@ def test_quicksort_close_calls_settled_exactly():
     with the exact weights, so the orders do not depend on how many bits the packing takes."""
     rng = np.random.default_rng(10)
     R, n = 8, 300
-    S = np.ascontiguousarray(rng.normal(size=(R, n)) * np.array([[0.1], [1], [5], [50], [300],
-                                                               [2000], [1e5], [0.0]]))
+    S = np.ascontiguousarray(
+        rng.normal(size=(R, n)) * np.array([[0.1], [1], [5], [50], [300], [2000], [1e5], [0.0]])
+    )
     S[5] += 1e6  # huge log-weights in the log form
     seeds = rng.integers(0, 2**64, size=R, dtype=np.uint64)
     ones = np.ones(R, dtype=np.int8)
@@ -419,8 +457,7 @@ def logw_rows(draw, max_rows=3):
 
 
 def _is_perm(o, n):
-    return o.dtype == np.int64 and np.array_equal(np.sort(o, axis=-1),
-                                                  np.broadcast_to(np.arange(n), o.shape))
+    return o.dtype == np.int64 and np.array_equal(np.sort(o, axis=-1), np.broadcast_to(np.arange(n), o.shape))
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
@@ -442,8 +479,12 @@ def test_outputs_are_permutations(lg, seed):
 
 
 @settings(max_examples=25, deadline=None, derandomize=True)
-@given(n=st.integers(1, 200), eta=st.sampled_from([0.0, 0.3, 50.0, 1e4]),
-       rounds=st.integers(0, 60), seed=st.integers(0, 2**32 - 1))
+@given(
+    n=st.integers(1, 200),
+    eta=st.sampled_from([0.0, 0.3, 50.0, 1e4]),
+    rounds=st.integers(0, 60),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_logweights_sample_permutations_after_updates(n, eta, rounds, seed):
     rng = np.random.default_rng(seed)
     lw = LogWeights(eta, 3, n)

@@ -28,8 +28,9 @@ def test_blocks_in_any_order_are_bit_identical(sampler, family, k):
     kw = dict(seed=7, cell=("test", family), K=5)
 
     def run(lo, hi):
-        return simulate(OnlineRank(sampler=sampler), make_adversary("uniform"), game, hi - lo,
-                        rep_start=lo, **kw)
+        return simulate(
+            OnlineRank(sampler=sampler), make_adversary("uniform"), game, hi - lo, rep_start=lo, **kw
+        )
 
     whole = run(0, 8)
     parts = [run(5, 8), run(0, 2), run(2, 5)]  # shuffled order, uneven sizes
@@ -44,8 +45,7 @@ def test_blocks_in_any_order_are_bit_identical(sampler, family, k):
 def test_common_random_numbers_across_learners():
     """Every learner of a cell sees the same adversary stream: identical hindsight optimum."""
     game = Game(n=8, T=50)
-    a = simulate(OnlineRank(sampler="plackett-luce"), make_adversary("uniform"), game, 4,
-                 seed=3, cell=("c",))
+    a = simulate(OnlineRank(sampler="plackett-luce"), make_adversary("uniform"), game, 4, seed=3, cell=("c",))
     b = simulate(make_learner("ftl"), make_adversary("uniform"), game, 4, seed=3, cell=("c",))
     np.testing.assert_array_equal(a.best, b.best)
 
@@ -53,8 +53,10 @@ def test_common_random_numbers_across_learners():
 def test_samplers_give_identical_exact_regret():
     """Lemma 6.1: the exact expected regret is the same for QuickSort and Plackett–Luce."""
     game = Game(n=7, T=60, family="kchoice", k=2)
-    r = [simulate(OnlineRank(sampler=s), make_adversary("uniform"), game, 4, seed=1,
-                  cell=("x",)).regret for s in ("plackett-luce", "quicksort")]
+    r = [
+        simulate(OnlineRank(sampler=s), make_adversary("uniform"), game, 4, seed=1, cell=("x",)).regret
+        for s in ("plackett-luce", "quicksort")
+    ]
     np.testing.assert_allclose(r[0], r[1], rtol=0, atol=1e-9)
 
 
@@ -62,8 +64,9 @@ def test_samplers_give_identical_exact_regret():
 def test_realised_loss_matches_exact_expectation(sampler):
     """Mean of (realised - exact expected) cumulative loss is 0 within 5 standard errors."""
     game = Game(n=10, T=200, family="kchoice", k=3)
-    res = simulate(OnlineRank(sampler=sampler), make_adversary("uniform"), game, 200, seed=11,
-                   cell=("mc",), K=3)
+    res = simulate(
+        OnlineRank(sampler=sampler), make_adversary("uniform"), game, 200, seed=11, cell=("mc",), K=3
+    )
     d = res.loss[:, -1] - res.exp_loss[:, -1]
     assert abs(d.mean()) < 5 * d.std(ddof=1) / np.sqrt(d.size)
 
@@ -91,8 +94,10 @@ def test_exact_expected_regret_by_enumeration():
         for s in seq:
             total += sum(p * pairwise_loss(o, s) for o, p in pl_law(eta * S))
             S += s
-        brute_best = min(pairwise_loss(np.broadcast_to(np.array(o), seq.shape), seq).sum()
-                         for o in itertools.permutations(range(n)))
+        brute_best = min(
+            pairwise_loss(np.broadcast_to(np.array(o), seq.shape), seq).sum()
+            for o in itertools.permutations(range(n))
+        )
         assert exact_expected_regret(seq, eta) == pytest.approx(total - brute_best, abs=1e-10)
 
 
@@ -114,6 +119,7 @@ def test_exact_expected_regret_agrees_with_simulator_and_worst_case_module():
 
         def feedback(self, t, learner):
             from onlinerank.feedback import Feedback
+
             return Feedback(n, items=np.array([[items[t - 1]]]), family="single")
 
         def describe(self):

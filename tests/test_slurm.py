@@ -32,9 +32,15 @@ SLURM_TIMEOUT = 150  # s; measured ~70 s on a 2-CPU node (3 simulate groups + 1 
 def run_snakemake(cwd: Path, *args: str, timeout: float, env: dict | None = None) -> tuple[int, str]:
     """Run Snakemake; on timeout stop it with SIGINT (it ignores SIGTERM while SLURM jobs run,
     SLURM-NOTES trap 3) and, if it still does not exit, SIGKILL its process group; then fail."""
-    p = subprocess.Popen([sys.executable, "-m", "snakemake", *args], cwd=cwd, env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                         start_new_session=True)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "snakemake", *args],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     try:
         out, _ = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -44,8 +50,10 @@ def run_snakemake(cwd: Path, *args: str, timeout: float, env: dict | None = None
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             out, _ = p.communicate()
-        pytest.fail(f"`snakemake {' '.join(args)}` did not finish within {timeout} s; stopped with "
-                    f"SIGINT (exit {p.returncode}). Last output:\n{out[-5000:]}")
+        pytest.fail(
+            f"`snakemake {' '.join(args)}` did not finish within {timeout} s; stopped with "
+            f"SIGINT (exit {p.returncode}). Last output:\n{out[-5000:]}"
+        )
     return p.returncode, out
 
 
@@ -56,8 +64,10 @@ def cluster():
         c = bring_up()
     except ClusterUnavailable as err:
         pytest.skip(f"no SLURM cluster on this machine: {err}")
-    print(f"\n[slurm] packages installed in {c.installed_seconds:.1f} s (0 = already there), "
-          f"daemons up (srun works) in {c.startup_seconds:.1f} s, fixture {time.monotonic() - t0:.1f} s")
+    print(
+        f"\n[slurm] packages installed in {c.installed_seconds:.1f} s (0 = already there), "
+        f"daemons up (srun works) in {c.startup_seconds:.1f} s, fixture {time.monotonic() - t0:.1f} s"
+    )
     # the profile's partition comes from this variable (default "debug", the test cluster's)
     c.env["ONLINERANK_SLURM_PARTITION"] = "debug"
     yield c
@@ -86,8 +96,17 @@ def test_slurm_profile_dry_run():
         import snakemake_executor_plugin_slurm  # noqa: F401
     except ImportError:
         pytest.fail("snakemake-executor-plugin-slurm is missing: pip install -e '.[workflow,test]'")
-    rc, out = run_snakemake(ROOT, *TARGETS, "--workflow-profile", PROFILE, "--configfile",
-                            "config/smoke.yaml", "-n", "--forceall", timeout=120)
+    rc, out = run_snakemake(
+        ROOT,
+        *TARGETS,
+        "--workflow-profile",
+        PROFILE,
+        "--configfile",
+        "config/smoke.yaml",
+        "-n",
+        "--forceall",
+        timeout=120,
+    )
     assert rc == 0, out[-3000:]
     assert "Group job sim" in out and "Group job tables" in out, out[-3000:]
 
@@ -111,26 +130,40 @@ def test_cluster_helper_skips_only_for_install_problems(monkeypatch):
 def test_smoke_tables_identical_on_slurm(cluster, tmp_path):
     t0 = time.monotonic()
     local = copy_repo(tmp_path / "local")
-    rc, out = run_snakemake(local, *TARGETS, "--configfile", "config/smoke.yaml", "--cores", "2",
-                            timeout=LOCAL_TIMEOUT)
+    rc, out = run_snakemake(
+        local, *TARGETS, "--configfile", "config/smoke.yaml", "--cores", "2", timeout=LOCAL_TIMEOUT
+    )
     assert rc == 0, out[-4000:]
     t_local = time.monotonic() - t0
 
     t1 = time.monotonic()
     remote = copy_repo(tmp_path / "slurm")
     # targets first: --configfile takes several values (SLURM-NOTES trap 5)
-    rc, out = run_snakemake(remote, *TARGETS, "--workflow-profile", PROFILE, "--configfile",
-                            "config/smoke.yaml", timeout=SLURM_TIMEOUT, env=cluster.env)
+    rc, out = run_snakemake(
+        remote,
+        *TARGETS,
+        "--workflow-profile",
+        PROFILE,
+        "--configfile",
+        "config/smoke.yaml",
+        timeout=SLURM_TIMEOUT,
+        env=cluster.env,
+    )
     t_slurm = time.monotonic() - t1
-    print(f"[slurm] local run of the {len(TARGETS)} tables: {t_local:.1f} s; "
-          f"SLURM run: {t_slurm:.1f} s")
+    print(f"[slurm] local run of the {len(TARGETS)} tables: {t_local:.1f} s; SLURM run: {t_slurm:.1f} s")
     assert rc == 0, out[-6000:] + "\n" + cluster.logs()
 
     # the jobs really went through SLURM (finished jobs stay listed for MinJobAge = 600 s)
-    run_id = next(line.split(":", 1)[1].strip() for line in out.splitlines()
-                  if line.startswith("SLURM run ID:"))
-    jobs = subprocess.run(["squeue", "-h", "-t", "all", "-n", run_id, "-o", "%i %T"],
-                          env=cluster.env, capture_output=True, text=True, timeout=30).stdout.split("\n")
+    run_id = next(
+        line.split(":", 1)[1].strip() for line in out.splitlines() if line.startswith("SLURM run ID:")
+    )
+    jobs = subprocess.run(
+        ["squeue", "-h", "-t", "all", "-n", run_id, "-o", "%i %T"],
+        env=cluster.env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    ).stdout.split("\n")
     states = [j.split()[1] for j in jobs if j.strip()]
     assert len(states) >= 4, (states, out[-3000:])  # 3 simulate groups + the tables group
     assert set(states) == {"COMPLETED"}, states

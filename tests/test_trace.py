@@ -29,10 +29,11 @@ def replay(adv, game, reps=3):
 def test_items_roundtrip_single_kchoice_subset(tmp_path):
     rng = np.random.default_rng(1)
     n, T = 7, 40
-    cases = {"single": (1, [[int(rng.integers(n))] for _ in range(T)]),
-             "kchoice": (3, [sorted(rng.choice(n, 3, replace=False).tolist()) for _ in range(T)]),
-             "subset": (1, [rng.choice(n, int(rng.integers(1, n + 1)), replace=False).tolist()
-                            for _ in range(T)])}
+    cases = {
+        "single": (1, [[int(rng.integers(n))] for _ in range(T)]),
+        "kchoice": (3, [sorted(rng.choice(n, 3, replace=False).tolist()) for _ in range(T)]),
+        "subset": (1, [rng.choice(n, int(rng.integers(1, n + 1)), replace=False).tolist() for _ in range(T)]),
+    }
     for family, (k, rows) in cases.items():
         text = "# clicks\n" + "".join(" , ".join(map(str, r)) + "\n" for r in rows)
         p = write(tmp_path, text, f"{family}.csv")
@@ -60,8 +61,7 @@ def test_scores_roundtrip_graded_and_spearman(tmp_path):
     orders = np.argsort(sig, axis=1)
     p2 = write(tmp_path, "".join(",".join(map(str, r)) + "\n" for r in orders), "sp_items.csv")
     np.testing.assert_array_equal(read_trace(p2, n, "spearman", format="items"), -sig)
-    np.testing.assert_array_equal(
-        replay(TraceAdversary(path=p), Game(n=n, T=T, family="spearman")), -sig)
+    np.testing.assert_array_equal(replay(TraceAdversary(path=p), Game(n=n, T=T, family="spearman")), -sig)
 
 
 def test_binary_scores_format_and_file_conventions(tmp_path):
@@ -69,8 +69,9 @@ def test_binary_scores_format_and_file_conventions(tmp_path):
     # indented comments and blanks around fields are all fine
     text = "\ufeff# header comment\r\n1, 0,0,1\r\n  # indented comment\r\n0,1,1,0"
     p = write(tmp_path, text)
-    np.testing.assert_array_equal(read_trace(p, 4, "kchoice", 2, format="scores"),
-                                  [[1, 0, 0, 1], [0, 1, 1, 0]])
+    np.testing.assert_array_equal(
+        read_trace(p, 4, "kchoice", 2, format="scores"), [[1, 0, 0, 1], [0, 1, 1, 0]]
+    )
 
 
 def test_replay_regret_equals_exact_regret_of_the_sequence(tmp_path):
@@ -92,10 +93,15 @@ def test_in_memory_rounds_and_example():
     arr = np.array([[0, 1], [2, 3], [1, 3]])
     np.testing.assert_array_equal(
         replay(TraceAdversary(rounds=arr), Game(n=4, T=3, family="kchoice", k=2)),
-        [[1, 1, 0, 0], [0, 0, 1, 1], [0, 1, 0, 1]])
-    for game in (Game(n=6, T=30), Game(n=6, T=30, family="kchoice", k=2),
-                 Game(n=6, T=30, family="subset"), Game(n=5, T=30, family="spearman"),
-                 Game(n=4, T=9, family="graded", M=10.0)):
+        [[1, 1, 0, 0], [0, 0, 1, 1], [0, 1, 0, 1]],
+    )
+    for game in (
+        Game(n=6, T=30),
+        Game(n=6, T=30, family="kchoice", k=2),
+        Game(n=6, T=30, family="subset"),
+        Game(n=5, T=30, family="spearman"),
+        Game(n=4, T=9, family="graded", M=10.0),
+    ):
         assert game.family in TraceAdversary.families
         replay(TraceAdversary.example(), game)
     with pytest.raises(TraceError, match="'<rounds>', line 2: item id 5 out of range"):
@@ -131,8 +137,9 @@ BAD = [  # (family, k, format, text, bad line, words in the message)
 ]
 
 
-@pytest.mark.parametrize("family, k, fmt, text, line, words", BAD,
-                         ids=[f"{i}-{b[5].split()[0]}" for i, b in enumerate(BAD)])
+@pytest.mark.parametrize(
+    "family, k, fmt, text, line, words", BAD, ids=[f"{i}-{b[5].split()[0]}" for i, b in enumerate(BAD)]
+)
 def test_malformed_lines_name_file_and_line(tmp_path, family, k, fmt, text, line, words):
     p = write(tmp_path, text, "my_clicks.csv")
     with pytest.raises(ValueError) as e:
@@ -148,11 +155,14 @@ def test_malformed_lines_name_file_and_line(tmp_path, family, k, fmt, text, line
         adv.reset(game, replicate_streams(0, ("t",), [0], "adversary"))
 
 
-@pytest.mark.parametrize("data, line, words", [
-    (b"0\n1\n\x00\x01\x02\n", 3, "NUL byte"),
-    (b"0\n1\n2\n\xff\xfe\x80\n", 4, "not valid UTF-8"),
-    (bytes(range(256)) * 4, 1, "binary"),
-])
+@pytest.mark.parametrize(
+    "data, line, words",
+    [
+        (b"0\n1\n\x00\x01\x02\n", 3, "NUL byte"),
+        (b"0\n1\n2\n\xff\xfe\x80\n", 4, "not valid UTF-8"),
+        (bytes(range(256)) * 4, 1, "binary"),
+    ],
+)
 def test_binary_files_are_refused(tmp_path, data, line, words):
     p = write(tmp_path, data, "blob.bin", mode="wb")
     with pytest.raises(ValueError) as e:

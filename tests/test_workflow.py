@@ -14,11 +14,30 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.workflow
-IGNORE = shutil.ignore_patterns(".venv", ".git", "results", "results-*", ".snakemake",
-                                "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis")
-DETERMINISTIC_TABLES = ["sim_upper", "sim_lower", "sim_baselines", "sim_spearman", "bounds_upper",
-                        "worst_case", "lower_curves", "lower_hc", "lower_abg", "lower_frequencies",
-                        "bound_comparison"]
+IGNORE = shutil.ignore_patterns(
+    ".venv",
+    ".git",
+    "results",
+    "results-*",
+    ".snakemake",
+    "__pycache__",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".hypothesis",
+)
+DETERMINISTIC_TABLES = [
+    "sim_upper",
+    "sim_lower",
+    "sim_baselines",
+    "sim_spearman",
+    "bounds_upper",
+    "worst_case",
+    "lower_curves",
+    "lower_hc",
+    "lower_abg",
+    "lower_frequencies",
+    "bound_comparison",
+]
 
 
 def copy_repo(dst: Path) -> Path:
@@ -27,8 +46,9 @@ def copy_repo(dst: Path) -> Path:
 
 
 def snakemake(cwd: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "snakemake", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "snakemake", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
+    )
 
 
 def expected_outputs(repo: Path) -> list[str]:
@@ -65,7 +85,8 @@ def test_every_output_exists_and_figures_dir_untouched(smoke_run):
         assert path.exists() and path.stat().st_size > 0, rel
     # the smoke tier never writes into figures/ of the repository copy
     assert sorted(p.name for p in (smoke_run / "figures").iterdir()) == sorted(
-        p.name for p in (ROOT / "figures").iterdir())
+        p.name for p in (ROOT / "figures").iterdir()
+    )
 
 
 def test_claims_pass(smoke_run):
@@ -73,8 +94,7 @@ def test_claims_pass(smoke_run):
         rows = list(csv.DictReader(f))
     assert len(rows) > 20
     claims = {r["claim"] for r in rows}
-    for needle in ("Lemma 6.1", "Theorem 3.1", "Corollary 3.2", "Lower bound", "Spearman",
-                   "Section 4"):
+    for needle in ("Lemma 6.1", "Theorem 3.1", "Corollary 3.2", "Lower bound", "Spearman", "Section 4"):
         assert any(needle in c for c in claims), needle
     # the smoke tier is the all-PASS fixture (the greedy comparison, a genuine FAIL of the
     # default tier, is pinned by tests/test_claims.py instead)
@@ -90,7 +110,7 @@ def planned_jobs(repo: Path, *args: str) -> dict[str, int]:
     text = p.stdout + p.stderr
     if "Nothing to be done" in text:
         return {}
-    table = text[text.index("Job stats:"):].split("\n\n")[0].splitlines()[3:]
+    table = text[text.index("Job stats:") :].split("\n\n")[0].splitlines()[3:]
     return {r.split()[0]: int(r.split()[1]) for r in table if r.split()[0] != "total"}
 
 
@@ -112,8 +132,7 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, tmp_path):
             os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
 
     # a figure script: that figure only (and the manifest that hashes it)
-    assert edited("workflow/scripts/figures/exponents.py") == {
-        "figure_exponents": 1, "manifest": 1, "all": 1}
+    assert edited("workflow/scripts/figures/exponents.py") == {"figure_exponents": 1, "manifest": 1, "all": 1}
     # a leaf module: its steps, not the simulations
     jobs = edited("src/onlinerank/worst_case.py")
     assert jobs.get("worst_case_table") == 1 and "simulate" not in jobs
@@ -146,16 +165,17 @@ def test_notebook_runs_headless_and_has_no_outputs(smoke_run):
 
     src = ROOT / "notebooks" / "tutorial.ipynb"
     nb = nbformat.read(src, as_version=4)
-    assert all(not c.get("outputs") and not c.get("execution_count")
-               for c in nb.cells if c.cell_type == "code"), "stale outputs in the repository"
+    assert all(
+        not c.get("outputs") and not c.get("execution_count") for c in nb.cells if c.cell_type == "code"
+    ), "stale outputs in the repository"
     os.environ["ONLINERANK_RESULTS"] = str(smoke_run / "results-smoke")
     try:
-        NotebookClient(nb, timeout=300, kernel_name="python3",
-                       resources={"metadata": {"path": str(smoke_run)}}).execute()
+        NotebookClient(
+            nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(smoke_run)}}
+        ).execute()
     finally:
         del os.environ["ONLINERANK_RESULTS"]
-    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code"
-                   for o in c.get("outputs", []))
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
     assert "Theorem 3.1 holds" in text
 
 
@@ -168,15 +188,22 @@ def test_sigkill_mid_job_then_rerun_gives_identical_tables(smoke_run, tmp_path):
 
     repo = copy_repo(tmp_path / "repo2")
     res = repo / "results-smoke"
-    proc = subprocess.Popen([sys.executable, "-m", "snakemake", "--configfile", "config/smoke.yaml",
-                             "--cores", "1"], cwd=repo, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "snakemake", "--configfile", "config/smoke.yaml", "--cores", "1"],
+        cwd=repo,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     killed = False
     deadline = time.time() + 300
     while time.time() < deadline and proc.poll() is None:
         logs = list((res / "logs" / "sim").rglob("b*.log")) if (res / "logs" / "sim").exists() else []
-        running = [p for p in logs
-                   if not (res / "sim" / p.relative_to(res / "logs" / "sim")).with_suffix(".npz").exists()]
+        running = [
+            p
+            for p in logs
+            if not (res / "sim" / p.relative_to(res / "logs" / "sim")).with_suffix(".npz").exists()
+        ]
         done = list((res / "sim").rglob("*.npz")) if (res / "sim").exists() else []
         if running and done:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -189,8 +216,14 @@ def test_sigkill_mid_job_then_rerun_gives_identical_tables(smoke_run, tmp_path):
     for p in (res / "sim").rglob("*.npz"):
         assert load_results(p)
     assert snakemake(repo, "--unlock", "--configfile", "config/smoke.yaml").returncode == 0
-    p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "2",
-                  *[f"results-smoke/tables/{t}.csv" for t in DETERMINISTIC_TABLES])
+    p = snakemake(
+        repo,
+        "--configfile",
+        "config/smoke.yaml",
+        "--cores",
+        "2",
+        *[f"results-smoke/tables/{t}.csv" for t in DETERMINISTIC_TABLES],
+    )
     assert p.returncode == 0, p.stderr[-3000:]
     for t in DETERMINISTIC_TABLES:
         rel = f"results-smoke/tables/{t}.csv"
@@ -206,15 +239,26 @@ def test_tables_bit_identical_across_cores_and_block_orders(smoke_run, tmp_path)
     repo = copy_repo(tmp_path / "repo3")
     config = yaml.safe_load((repo / "config" / "smoke.yaml").read_text())
     res = config["results_dir"]
-    jobs = [(g, b) for stage in STAGES for g, cells in groups_of(config, stage).items()
-            for b in range(cells[0].blocks)]
+    jobs = [
+        (g, b)
+        for stage in STAGES
+        for g, cells in groups_of(config, stage).items()
+        for b in range(cells[0].blocks)
+    ]
     assert len(jobs) > 10
     for g, b in reversed(jobs):
         save_results(run_group_block(config, g, b), repo / res / "sim" / g / f"b{b}.npz")
     blocks = [f"{res}/sim/{g}/b{b}.npz" for g, b in jobs]
     stamps = {b: (repo / b).stat().st_mtime_ns for b in blocks}
-    p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "1",
-                  *[f"{res}/tables/{t}.csv" for t in DETERMINISTIC_TABLES], timeout=300)
+    p = snakemake(
+        repo,
+        "--configfile",
+        "config/smoke.yaml",
+        "--cores",
+        "1",
+        *[f"{res}/tables/{t}.csv" for t in DETERMINISTIC_TABLES],
+        timeout=300,
+    )
     assert p.returncode == 0, p.stderr[-3000:]
     # Snakemake simulated nothing again: the blocks are the ones run in reversed order
     assert {b: (repo / b).stat().st_mtime_ns for b in blocks} == stamps

@@ -161,9 +161,7 @@ def test_brute_force_argmax_value():
 def test_sharp_bound_for_every_eta(n, T, family, k):
     M = complexity_M(n, family, k)
     for f in (0.02, 0.1, 0.25, 0.5, 1.0, 2.0, 10.0, 50.0):
-        r = exact_worst_regret(
-            n, T, k=k, eta=f * paper_eta(n, T, M), family=family, return_argmax=False
-        )
+        r = exact_worst_regret(n, T, k=k, eta=f * paper_eta(n, T, M), family=family, return_argmax=False)
         assert 0.0 < r.value <= r.bound_sharp
         assert r.ratio_sharp == pytest.approx(r.value / r.bound_sharp)
         if f == 1.0:

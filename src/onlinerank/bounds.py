@@ -51,8 +51,7 @@ def rate_parameter(value, name: str, words: tuple[str, ...], allow_zero: bool = 
     kind = "a number >= 0" if allow_zero else "a positive number"
     if isinstance(value, str):
         if value not in words:
-            raise ValueError(f"{name} must be {', '.join(map(repr, words))} or {kind}, "
-                             f"got {value!r}")
+            raise ValueError(f"{name} must be {', '.join(map(repr, words))} or {kind}, got {value!r}")
         return value
     value = float(value)
     if not ((value >= 0 if allow_zero else value > 0) and math.isfinite(value)):
@@ -194,7 +193,7 @@ def hedge_loss_range(family: str, n, k: int = 1, M=None):
         return _binary_M(family, n, k)
     nn = np.asarray(n, dtype=np.float64)
     if family == "spearman":
-        return (nn ** 3 - nn) / 6.0
+        return (nn**3 - nn) / 6.0
     if family == "graded":
         if M is None:
             raise ValueError("hedge_loss_range: graded feedback needs M")
@@ -243,7 +242,7 @@ def fpl_parameters(family: str, n, k: int = 1, M=None):
         return D, _binary_M(family, nn, k), A
     f = nn.astype(np.float64)
     if family == "spearman":
-        return D, (f ** 3 - f) / 6.0, f * (f + 1) / 2.0
+        return D, (f**3 - f) / 6.0, f * (f + 1) / 2.0
     if family == "graded":
         if M is None:
             raise ValueError("fpl_parameters: graded feedback needs M")

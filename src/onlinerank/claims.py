@@ -20,9 +20,17 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["normal_sf", "holm", "upper_bound_verdicts", "fit_loglog_slope",
-           "asymptotic_exponent", "exponent_verdict", "row",
-           "ALPHA", "Z95"]
+__all__ = [
+    "normal_sf",
+    "holm",
+    "upper_bound_verdicts",
+    "fit_loglog_slope",
+    "asymptotic_exponent",
+    "exponent_verdict",
+    "row",
+    "ALPHA",
+    "Z95",
+]
 
 ALPHA = 0.05
 Z95 = 1.959963984540054
@@ -59,23 +67,50 @@ def exponent_verdict(ci_low: float, reference: float, worst_ratio: float) -> tup
     if ci_low <= reference:
         return "PASS", ""
     if worst_ratio < 1.0:
-        return "INCONCLUSIVE", ("; local slope above the reference while regret < bound at every "
-                                "grid point (pre-asymptotic)")
+        return "INCONCLUSIVE", (
+            "; local slope above the reference while regret < bound at every grid point (pre-asymptotic)"
+        )
     return "FAIL", ""
 
 
-def row(claim: str, cell: str, statistic: str, value: float, bound: float, *, ci_low=math.nan,
-        ci_high=math.nan, ci_method: str = "", level: float = math.nan, reps: int = 0,
-        verdict: str, figure: str = "", note: str = "") -> dict:
+def row(
+    claim: str,
+    cell: str,
+    statistic: str,
+    value: float,
+    bound: float,
+    *,
+    ci_low=math.nan,
+    ci_high=math.nan,
+    ci_method: str = "",
+    level: float = math.nan,
+    reps: int = 0,
+    verdict: str,
+    figure: str = "",
+    note: str = "",
+) -> dict:
     ratio = value / bound if bound not in (0, 0.0) and math.isfinite(bound) else math.nan
-    return {"claim": claim, "cell": cell, "statistic": statistic, "value": float(value),
-            "bound": float(bound), "ratio": float(ratio), "ci_low": float(ci_low),
-            "ci_high": float(ci_high), "ci_method": ci_method, "level": float(level),
-            "reps": int(reps), "verdict": verdict, "figure": figure, "note": note}
+    return {
+        "claim": claim,
+        "cell": cell,
+        "statistic": statistic,
+        "value": float(value),
+        "bound": float(bound),
+        "ratio": float(ratio),
+        "ci_low": float(ci_low),
+        "ci_high": float(ci_high),
+        "ci_method": ci_method,
+        "level": float(level),
+        "reps": int(reps),
+        "verdict": verdict,
+        "figure": figure,
+        "note": note,
+    }
 
 
-def upper_bound_verdicts(means: Sequence[float], sems: Sequence[float], bounds: Sequence[float],
-                         alpha: float = ALPHA) -> tuple[list[str], float]:
+def upper_bound_verdicts(
+    means: Sequence[float], sems: Sequence[float], bounds: Sequence[float], alpha: float = ALPHA
+) -> tuple[list[str], float]:
     """Verdicts for "E[statistic] <= bound" on many cells with Holm control.
 
     Returns the verdicts and the per-family confidence level used for the reported intervals
@@ -87,20 +122,32 @@ def upper_bound_verdicts(means: Sequence[float], sems: Sequence[float], bounds: 
         return [], math.nan
     with np.errstate(divide="ignore", invalid="ignore"):
         z = (means - bounds) / sems
-    p_pass = np.array([normal_sf(-zz) if s > 0 else (0.0 if mu < b else 1.0)
-                       for zz, s, mu, b in zip(z, sems, means, bounds, strict=True)])
-    p_fail = np.array([normal_sf(zz) if s > 0 else (0.0 if mu > b else 1.0)
-                       for zz, s, mu, b in zip(z, sems, means, bounds, strict=True)])
+    p_pass = np.array(
+        [
+            normal_sf(-zz) if s > 0 else (0.0 if mu < b else 1.0)
+            for zz, s, mu, b in zip(z, sems, means, bounds, strict=True)
+        ]
+    )
+    p_fail = np.array(
+        [
+            normal_sf(zz) if s > 0 else (0.0 if mu > b else 1.0)
+            for zz, s, mu, b in zip(z, sems, means, bounds, strict=True)
+        ]
+    )
     passed = holm(p_pass, alpha)
     failed = holm(p_fail, alpha)
-    verdicts = ["PASS" if p else "FAIL" if f else "INCONCLUSIVE"
-                for p, f in zip(passed, failed, strict=True)]
+    verdicts = ["PASS" if p else "FAIL" if f else "INCONCLUSIVE" for p, f in zip(passed, failed, strict=True)]
     return verdicts, 1.0 - alpha / m
 
 
-def fit_loglog_slope(x: Sequence[float], means: Sequence[float], sems: Sequence[float],
-                     rng: np.random.Generator, n_boot: int = 2000,
-                     level: float = 0.95) -> tuple[float, float, float]:
+def fit_loglog_slope(
+    x: Sequence[float],
+    means: Sequence[float],
+    sems: Sequence[float],
+    rng: np.random.Generator,
+    n_boot: int = 2000,
+    level: float = 0.95,
+) -> tuple[float, float, float]:
     """Least-squares slope of log(mean) on log(x), with a parametric bootstrap interval.
 
     The cells at different x are independent simulations, so each bootstrap draw replaces every
@@ -119,9 +166,15 @@ def fit_loglog_slope(x: Sequence[float], means: Sequence[float], sems: Sequence[
     return slope, float(lo), float(hi)
 
 
-def asymptotic_exponent(x: Sequence[float], means: Sequence[float], sems: Sequence[float],
-                        rng: np.random.Generator, n_boot: int = 2000, level: float = 0.95,
-                        bound: Sequence[float] | None = None) -> dict:
+def asymptotic_exponent(
+    x: Sequence[float],
+    means: Sequence[float],
+    sems: Sequence[float],
+    rng: np.random.Generator,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    bound: Sequence[float] | None = None,
+) -> dict:
     """Growth exponent at the large end of a grid, with sampling *and* truncation error.
 
     An O(x^b) claim is about large x; a least-squares slope over the whole grid averages in the
@@ -157,25 +210,36 @@ def asymptotic_exponent(x: Sequence[float], means: Sequence[float], sems: Sequen
     if bound is not None:
         b = np.log(np.asarray(bound, dtype=float))
         bslope = float((b[-1] - b[-2]) / (lx[-1] - lx[-2]))
-    return {"estimate": s_top, "ci_low": float(min(lo, s_top)) - tau,
-            "ci_high": float(max(hi, s_top)) + tau, "tau": tau, "local": local.tolist(),
-            "ols": ols, "bound_slope": bslope}
+    return {
+        "estimate": s_top,
+        "ci_low": float(min(lo, s_top)) - tau,
+        "ci_high": float(max(hi, s_top)) + tau,
+        "tau": tau,
+        "local": local.tolist(),
+        "ols": ols,
+        "bound_slope": bslope,
+    }
 
 
-ASYMPTOTIC_METHOD = ("local log-log slope over the two largest grid values; parametric bootstrap "
-                     "95% widened by the truncation estimate |s_top - s_prev|")
+ASYMPTOTIC_METHOD = (
+    "local log-log slope over the two largest grid values; parametric bootstrap "
+    "95% widened by the truncation estimate |s_top - s_prev|"
+)
 
 
 def _exponent_note(fit: dict, nominal: float, worst_ratio: float) -> str:
     local = ", ".join(f"{v:.3f}" for v in fit["local"])
-    return (f"reference = max({nominal:g}, local slope of the bound = {fit['bound_slope']:.3f}); "
-            f"local slopes {local}; truncation {fit['tau']:.3f}; whole-grid least squares "
-            f"{fit['ols']:.3f}; max regret/bound on the grid {worst_ratio:.3f}")
+    return (
+        f"reference = max({nominal:g}, local slope of the bound = {fit['bound_slope']:.3f}); "
+        f"local slopes {local}; truncation {fit['tau']:.3f}; whole-grid least squares "
+        f"{fit['ols']:.3f}; max regret/bound on the grid {worst_ratio:.3f}"
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # Lower bound (THEORY §4)
 # --------------------------------------------------------------------------------------------
+
 
 def lower_claims(curves: list[dict], hc: list[dict], sim: list[dict]) -> list[dict]:
     """Claims of the lower-bound stage.
@@ -198,19 +262,34 @@ def lower_claims(curves: list[dict], hc: list[dict], sim: list[dict]) -> list[di
         h = rs[0]["h_holder"]
         norm = [r["exact"] / r["scale"] for r in rs if r["T"] >= h]
         worst = min(norm)
-        out.append(row("Lower bound (Thm 3.3) with explicit h(n,k) = n(n-1)/(2k(n-k))",
-                       f"n={n} k={k} T in [{math.ceil(h)}, {rs[-1]['T']}] ({len(norm)} horizons)",
-                       "min_T exact E[regret] / (n^1.5 sqrt(kT))", worst, 1 / 16,
-                       ci_method="exact formula (no sampling)", reps=0,
-                       verdict="PASS" if worst >= 1 / 16 else "FAIL",
-                       figure="lower_sandwich.png"))
+        out.append(
+            row(
+                "Lower bound (Thm 3.3) with explicit h(n,k) = n(n-1)/(2k(n-k))",
+                f"n={n} k={k} T in [{math.ceil(h)}, {rs[-1]['T']}] ({len(norm)} horizons)",
+                "min_T exact E[regret] / (n^1.5 sqrt(kT))",
+                worst,
+                1 / 16,
+                ci_method="exact formula (no sampling)",
+                reps=0,
+                verdict="PASS" if worst >= 1 / 16 else "FAIL",
+                figure="lower_sandwich.png",
+            )
+        )
         last = rs[-1]
         ratio = last["thm31_optimal"] / last["exact"]
-        out.append(row("Upper/lower ratio tends to 2 sqrt(pi ln 2)",
-                       f"n={n} k={k} T={last['T']}", "Thm 3.1 at eta* / exact regret", ratio,
-                       UPPER_LOWER_RATIO, ci_method="exact formula; PASS within 1%", reps=0,
-                       verdict="PASS" if abs(ratio / UPPER_LOWER_RATIO - 1) < 0.01 else "FAIL",
-                       figure="lower_sandwich.png"))
+        out.append(
+            row(
+                "Upper/lower ratio tends to 2 sqrt(pi ln 2)",
+                f"n={n} k={k} T={last['T']}",
+                "Thm 3.1 at eta* / exact regret",
+                ratio,
+                UPPER_LOWER_RATIO,
+                ci_method="exact formula; PASS within 1%",
+                reps=0,
+                verdict="PASS" if abs(ratio / UPPER_LOWER_RATIO - 1) < 0.01 else "FAIL",
+                figure="lower_sandwich.png",
+            )
+        )
     for r in hc:
         if r["h_c"] < 0:
             continue
@@ -219,29 +298,48 @@ def lower_claims(curves: list[dict], hc: list[dict], sim: list[dict]) -> list[di
         if not rs:
             continue
         worst = min(x["exact"] / x["scale"] for x in rs)
-        out.append(row("Lower bound with numerical h_c(n)", f"n={n} k={k} c={c} h_c={r['h_c']}",
-                       "min_{T >= h_c} exact E[regret] / (n^1.5 sqrt(kT))", worst, c,
-                       ci_method="exact formula (no sampling)", reps=0,
-                       verdict="PASS" if worst >= c else "FAIL", figure="lower_hc.png"))
+        out.append(
+            row(
+                "Lower bound with numerical h_c(n)",
+                f"n={n} k={k} c={c} h_c={r['h_c']}",
+                "min_{T >= h_c} exact E[regret] / (n^1.5 sqrt(kT))",
+                worst,
+                c,
+                ci_method="exact formula (no sampling)",
+                reps=0,
+                verdict="PASS" if worst >= c else "FAIL",
+                figure="lower_hc.png",
+            )
+        )
     cells = [r for r in sim if r["metric"] == "regret" and r["t"] == r["T"]]
     if cells:
         exact = [float(exact_regret(r["n"], r["T"], r["k"])) for r in cells]
         pvals = []
         for r, ex in zip(cells, exact, strict=True):
             s = r["sem"]
-            pvals.append(2 * normal_sf(abs(r["mean"] - ex) / s) if s > 0 else
-                         (1.0 if r["mean"] == ex else 0.0))
+            pvals.append(
+                2 * normal_sf(abs(r["mean"] - ex) / s) if s > 0 else (1.0 if r["mean"] == ex else 0.0)
+            )
         rejected = holm(pvals)
         level = 1 - ALPHA / len(cells)
         z = _z_two_sided(level)
         for r, ex, rej in zip(cells, exact, rejected, strict=True):
-            out.append(row("Every algorithm pays the exact regret against the random adversary",
-                           f"{r['learner']} {r['family']} n={r['n']} k={r['k']} T={r['T']}",
-                           "mean regret (Monte Carlo over sequences)", r["mean"], ex,
-                           ci_low=r["mean"] - z * r["sem"], ci_high=r["mean"] + z * r["sem"],
-                           ci_method=f"normal, Holm over {len(cells)} cells", level=level,
-                           reps=r["reps"], verdict="FAIL" if rej else "PASS",
-                           figure="lower_normalized.png"))
+            out.append(
+                row(
+                    "Every algorithm pays the exact regret against the random adversary",
+                    f"{r['learner']} {r['family']} n={r['n']} k={r['k']} T={r['T']}",
+                    "mean regret (Monte Carlo over sequences)",
+                    r["mean"],
+                    ex,
+                    ci_low=r["mean"] - z * r["sem"],
+                    ci_high=r["mean"] + z * r["sem"],
+                    ci_method=f"normal, Holm over {len(cells)} cells",
+                    level=level,
+                    reps=r["reps"],
+                    verdict="FAIL" if rej else "PASS",
+                    figure="lower_normalized.png",
+                )
+            )
     return out
 
 
@@ -260,6 +358,7 @@ def _z_two_sided(level: float) -> float:
 # --------------------------------------------------------------------------------------------
 # Upper bound (THEORY §3) and Lemma 6.1
 # --------------------------------------------------------------------------------------------
+
 
 def lemma61_rows(n: int, samples: int, pairs: int, seed: int, level: float = 0.99) -> list[dict]:
     """Lemma 6.1 at size n: sample orders from both samplers for a random OnlineRank state and
@@ -284,21 +383,33 @@ def lemma61_rows(n: int, samples: int, pairs: int, seed: int, level: float = 0.9
         pv = [2 * normal_sf(abs(x)) for x in z]
         rej = holm(pv, 1 - level)
         worst = int(np.argmax(np.abs(z)))
-        out.append(row("Lemma 6.1: P(u before v) = w_u/(w_u+w_v)",
-                       f"{name}, n={n}, {pairs} random pairs, {samples} samples",
-                       "max |z| over pairs", float(np.abs(z).max()),
-                       _z_two_sided(1 - (1 - level) / pairs),
-                       ci_low=float(freq[worst] - 1.96 * se[worst]),
-                       ci_high=float(freq[worst] + 1.96 * se[worst]),
-                       ci_method=f"two-sided z tests, Holm at {1 - level:g}", level=level,
-                       reps=samples, verdict="FAIL" if rej.any() else "PASS",
-                       figure="", note=f"worst pair {tuple(uv[worst])}: empirical {freq[worst]:.4f}"
-                       f" vs {p[worst]:.4f}"))
+        out.append(
+            row(
+                "Lemma 6.1: P(u before v) = w_u/(w_u+w_v)",
+                f"{name}, n={n}, {pairs} random pairs, {samples} samples",
+                "max |z| over pairs",
+                float(np.abs(z).max()),
+                _z_two_sided(1 - (1 - level) / pairs),
+                ci_low=float(freq[worst] - 1.96 * se[worst]),
+                ci_high=float(freq[worst] + 1.96 * se[worst]),
+                ci_method=f"two-sided z tests, Holm at {1 - level:g}",
+                level=level,
+                reps=samples,
+                verdict="FAIL" if rej.any() else "PASS",
+                figure="",
+                note=f"worst pair {tuple(uv[worst])}: empirical {freq[worst]:.4f} vs {p[worst]:.4f}",
+            )
+        )
     return out
 
 
-def upper_claims(sim: list[dict], bnds: list[dict], config: dict, rng: np.random.Generator,
-                 worst_case: list[dict] | None = None) -> list[dict]:
+def upper_claims(
+    sim: list[dict],
+    bnds: list[dict],
+    config: dict,
+    rng: np.random.Generator,
+    worst_case: list[dict] | None = None,
+) -> list[dict]:
     """Claims of the upper-bound stage.
 
     * Theorem 3.1 on every cell: E[regret] at T below the bound at the learner's eta (sharp form
@@ -319,29 +430,37 @@ def upper_claims(sim: list[dict], bnds: list[dict], config: dict, rng: np.random
     bound_at = []
     for r in final:
         eta = r["eta"]
-        bound_at.append(float(B.theorem31_sharp(r["n"], r["T"], r["M"], eta))
-                        if math.isfinite(eta) else bmap[(r["family"], r["n"], r["k"], r["T"])]
-                        ["bound_paper"])
-    verdicts, level = upper_bound_verdicts([r["mean"] for r in final],
-                                           [r["sem"] for r in final], bound_at)
+        bound_at.append(
+            float(B.theorem31_sharp(r["n"], r["T"], r["M"], eta))
+            if math.isfinite(eta)
+            else bmap[(r["family"], r["n"], r["k"], r["T"])]["bound_paper"]
+        )
+    verdicts, level = upper_bound_verdicts([r["mean"] for r in final], [r["sem"] for r in final], bound_at)
     z = _z_two_sided(level) if final else math.nan
     for r, b, v in zip(final, bound_at, verdicts, strict=True):
-        out.append(row("Theorem 3.1: E[regret] <= C(n,2) ln2/eta + eta T M/2",
-                       f"{r['adversary']} {r['learner']} {r['family']} n={r['n']} k={r['k']} "
-                       f"T={r['T']}", "mean exact expected regret", r["mean"], b,
-                       ci_low=r["mean"] - z * r["sem"], ci_high=r["mean"] + z * r["sem"],
-                       ci_method=f"normal, one-sided tests with Holm over {len(final)} cells",
-                       level=level, reps=r["reps"], verdict=v, figure="regret_vs_T.png"))
+        out.append(
+            row(
+                "Theorem 3.1: E[regret] <= C(n,2) ln2/eta + eta T M/2",
+                f"{r['adversary']} {r['learner']} {r['family']} n={r['n']} k={r['k']} T={r['T']}",
+                "mean exact expected regret",
+                r["mean"],
+                b,
+                ci_low=r["mean"] - z * r["sem"],
+                ci_high=r["mean"] + z * r["sem"],
+                ci_method=f"normal, one-sided tests with Holm over {len(final)} cells",
+                level=level,
+                reps=r["reps"],
+                verdict=v,
+                figure="regret_vs_T.png",
+            )
+        )
     # Corollary 3.2: exponents
     groups: dict[tuple, list[dict]] = {}
     for r in final:
-        groups.setdefault(("T", r["adversary"], r["learner"], r["family"], r["n"], r["k"]),
-                          []).append(r)
-        groups.setdefault(("n", r["adversary"], r["learner"], r["family"], r["k"], r["T"]),
-                          []).append(r)
+        groups.setdefault(("T", r["adversary"], r["learner"], r["family"], r["n"], r["k"]), []).append(r)
+        groups.setdefault(("n", r["adversary"], r["learner"], r["family"], r["k"], r["T"]), []).append(r)
         if r["family"] == "kchoice":
-            groups.setdefault(("k", r["adversary"], r["learner"], r["family"], r["n"], r["T"]),
-                              []).append(r)
+            groups.setdefault(("k", r["adversary"], r["learner"], r["family"], r["n"], r["T"]), []).append(r)
     predicted = {"T": 0.5, "n": 1.5, "k": 0.5}
     for key, rs in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
         var = key[0]
@@ -354,20 +473,32 @@ def upper_claims(sim: list[dict], bnds: list[dict], config: dict, rng: np.random
         # over the same two grid values (it tends to the nominal exponent; e.g. (n-1)^{1/2} n
         # has local slope above 3/2), never below the nominal exponent
         bvals = [float(B.theorem31_paper(r["n"], r["T"], r["M"])) for r in rs]
-        fit = asymptotic_exponent([r[var] for r in rs], [r["mean"] for r in rs],
-                                  [r["sem"] for r in rs], rng, bound=bvals)
+        fit = asymptotic_exponent(
+            [r[var] for r in rs], [r["mean"] for r in rs], [r["sem"] for r in rs], rng, bound=bvals
+        )
         pred = max(nominal, fit["bound_slope"])
-        fixed = {"T": f"n={key[4]} k={key[5]}", "n": f"k={key[4]} T={key[5]}",
-                 "k": f"n={key[4]} T={key[5]}"}[var]
+        fixed = {"T": f"n={key[4]} k={key[5]}", "n": f"k={key[4]} T={key[5]}", "k": f"n={key[4]} T={key[5]}"}[
+            var
+        ]
         worst_ratio = max(r["mean"] / b for r, b in zip(rs, bvals, strict=True))
         verdict, why = exponent_verdict(fit["ci_low"], pred, worst_ratio)
-        out.append(row(f"Corollary 3.2: regret exponent in {var} <= {nominal:g}",
-                       f"{key[1]} {key[2]} {key[3]} {fixed} ({var} in {xs[0]}..{xs[-1]})",
-                       f"exponent in {var} at the top of the grid", fit["estimate"], pred,
-                       ci_low=fit["ci_low"], ci_high=fit["ci_high"],
-                       ci_method=ASYMPTOTIC_METHOD, level=0.95, reps=rs[0]["reps"],
-                       verdict=verdict, figure="exponents.png",
-                       note=_exponent_note(fit, nominal, worst_ratio) + why))
+        out.append(
+            row(
+                f"Corollary 3.2: regret exponent in {var} <= {nominal:g}",
+                f"{key[1]} {key[2]} {key[3]} {fixed} ({var} in {xs[0]}..{xs[-1]})",
+                f"exponent in {var} at the top of the grid",
+                fit["estimate"],
+                pred,
+                ci_low=fit["ci_low"],
+                ci_high=fit["ci_high"],
+                ci_method=ASYMPTOTIC_METHOD,
+                level=0.95,
+                reps=rs[0]["reps"],
+                verdict=verdict,
+                figure="exponents.png",
+                note=_exponent_note(fit, nominal, worst_ratio) + why,
+            )
+        )
     # QuickSort == Plackett-Luce
     by_sampler: dict[tuple, dict[str, float]] = {}
     for r in final:
@@ -376,32 +507,57 @@ def upper_claims(sim: list[dict], bnds: list[dict], config: dict, rng: np.random
             continue
         key = (r["adversary"], r["family"], r["n"], r["k"], r["T"], str(spec.get("eta", "paper")))
         by_sampler.setdefault(key, {})[spec.get("sampler", "plackett-luce")] = r["mean"]
-    diffs = [abs(v["quicksort"] - v["plackett-luce"]) / max(1.0, abs(v["plackett-luce"]))
-             for v in by_sampler.values() if len(v) == 2]
+    diffs = [
+        abs(v["quicksort"] - v["plackett-luce"]) / max(1.0, abs(v["plackett-luce"]))
+        for v in by_sampler.values()
+        if len(v) == 2
+    ]
     if diffs:
         worst = max(diffs)
-        out.append(row("Lemma 6.1 => QuickSort and Plackett–Luce have equal expected regret",
-                       f"{len(diffs)} cells (common random numbers)",
-                       "max relative |regret_QS - regret_PL|", worst, 1e-9,
-                       ci_method="exact (no sampling of the learner)", reps=0,
-                       verdict="PASS" if worst <= 1e-9 else "FAIL", figure="regret_vs_T.png"))
+        out.append(
+            row(
+                "Lemma 6.1 => QuickSort and Plackett–Luce have equal expected regret",
+                f"{len(diffs)} cells (common random numbers)",
+                "max relative |regret_QS - regret_PL|",
+                worst,
+                1e-9,
+                ci_method="exact (no sampling of the learner)",
+                reps=0,
+                verdict="PASS" if worst <= 1e-9 else "FAIL",
+                figure="regret_vs_T.png",
+            )
+        )
     # largest ratio
     if final:
         ratios = [(r["mean"] / b, r) for r, b in zip(final, bound_at, strict=True)]
         ratio, r = max(ratios, key=lambda x: x[0])
-        out.append(row("Largest regret / Theorem 3.1 bound found by any adversary",
-                       f"{r['adversary']} {r['learner']} {r['family']} n={r['n']} k={r['k']} "
-                       f"T={r['T']}", "max over cells of mean regret / bound", ratio, 1.0,
-                       ci_method="point estimate (see the per-cell rows for intervals)",
-                       reps=r["reps"], verdict="PASS" if ratio < 1 else "FAIL",
-                       figure="regret_ratio_heatmap.png"))
+        out.append(
+            row(
+                "Largest regret / Theorem 3.1 bound found by any adversary",
+                f"{r['adversary']} {r['learner']} {r['family']} n={r['n']} k={r['k']} T={r['T']}",
+                "max over cells of mean regret / bound",
+                ratio,
+                1.0,
+                ci_method="point estimate (see the per-cell rows for intervals)",
+                reps=r["reps"],
+                verdict="PASS" if ratio < 1 else "FAIL",
+                figure="regret_ratio_heatmap.png",
+            )
+        )
     for w in worst_case or []:
-        out.append(row("Theorem 3.1 for the exact worst case (DP over all sequences)",
-                       f"{w['family']} n={w['n']} k={w['k']} T={w['T']} eta={w['eta']:.4g}",
-                       "max over sequences of E[regret]", w["value"], w["bound_sharp"],
-                       ci_method="exact dynamic program", reps=0,
-                       verdict="PASS" if w["value"] <= w["bound_sharp"] else "FAIL",
-                       figure="worst_case.png"))
+        out.append(
+            row(
+                "Theorem 3.1 for the exact worst case (DP over all sequences)",
+                f"{w['family']} n={w['n']} k={w['k']} T={w['T']} eta={w['eta']:.4g}",
+                "max over sequences of E[regret]",
+                w["value"],
+                w["bound_sharp"],
+                ci_method="exact dynamic program",
+                reps=0,
+                verdict="PASS" if w["value"] <= w["bound_sharp"] else "FAIL",
+                figure="worst_case.png",
+            )
+        )
     return out
 
 
@@ -409,13 +565,23 @@ def upper_claims(sim: list[dict], bnds: list[dict], config: dict, rng: np.random
 # The report
 # --------------------------------------------------------------------------------------------
 
+
 def claims_summary(rows: list[dict]) -> list[dict]:
     """One line per claim: number of cells and verdict counts (FAIL dominates)."""
     out: dict[str, dict] = {}
     for r in rows:
-        d = out.setdefault(r["claim"], {"claim": r["claim"], "cells": 0, "PASS": 0, "FAIL": 0,
-                                        "INCONCLUSIVE": 0, "worst_ratio": -math.inf,
-                                        "figure": r["figure"]})
+        d = out.setdefault(
+            r["claim"],
+            {
+                "claim": r["claim"],
+                "cells": 0,
+                "PASS": 0,
+                "FAIL": 0,
+                "INCONCLUSIVE": 0,
+                "worst_ratio": -math.inf,
+                "figure": r["figure"],
+            },
+        )
         d["cells"] += 1
         d[r["verdict"]] += 1
         if math.isfinite(r["ratio"]):
@@ -437,35 +603,48 @@ def _fmt_num(x) -> str:
 
 def claims_markdown(rows: list[dict], digest: str, commit: str) -> str:
     """The claims report: a summary per claim, then every row."""
-    lines = ["# Claims of Ailon (arXiv 1308.6797), checked", "",
-             f"Generated by the pipeline (config digest `{digest}`, commit `{commit}`). "
-             "Verdicts: PASS = the claim holds beyond the stated interval; FAIL = violated beyond "
-             "it; INCONCLUSIVE = the interval straddles the bound. Claims tested on many cells "
-             "control the family-wise error with Holm's procedure (level 0.05 unless stated).",
-             "", "## Summary", "",
-             "| claim | cells | PASS | FAIL | INCONCLUSIVE | verdict | largest value/bound | figure |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "# Claims of Ailon (arXiv 1308.6797), checked",
+        "",
+        f"Generated by the pipeline (config digest `{digest}`, commit `{commit}`). "
+        "Verdicts: PASS = the claim holds beyond the stated interval; FAIL = violated beyond "
+        "it; INCONCLUSIVE = the interval straddles the bound. Claims tested on many cells "
+        "control the family-wise error with Holm's procedure (level 0.05 unless stated).",
+        "",
+        "## Summary",
+        "",
+        "| claim | cells | PASS | FAIL | INCONCLUSIVE | verdict | largest value/bound | figure |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for d in claims_summary(rows):
-        lines.append(f"| {d['claim']} | {d['cells']} | {d['PASS']} | {d['FAIL']} | "
-                     f"{d['INCONCLUSIVE']} | **{d['verdict']}** | {_fmt_num(d['worst_ratio'])} | "
-                     f"{d['figure']} |")
-    lines += ["", "## Every cell", "",
-              "| claim | cell | statistic | value | bound | ratio | interval | method | reps "
-              "| verdict |", "|---|---|---|---|---|---|---|---|---|---|"]
+        lines.append(
+            f"| {d['claim']} | {d['cells']} | {d['PASS']} | {d['FAIL']} | "
+            f"{d['INCONCLUSIVE']} | **{d['verdict']}** | {_fmt_num(d['worst_ratio'])} | "
+            f"{d['figure']} |"
+        )
+    lines += [
+        "",
+        "## Every cell",
+        "",
+        "| claim | cell | statistic | value | bound | ratio | interval | method | reps | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        ci = (f"[{_fmt_num(r['ci_low'])}, {_fmt_num(r['ci_high'])}]"
-              if math.isfinite(r["ci_low"]) else "")
+        ci = f"[{_fmt_num(r['ci_low'])}, {_fmt_num(r['ci_high'])}]" if math.isfinite(r["ci_low"]) else ""
         method = r["ci_method"] + (f" ({r['level']:.4g})" if math.isfinite(r["level"]) else "")
         note = f" — {r['note']}" if r.get("note") else ""
-        lines.append(f"| {r['claim']} | {r['cell']}{note} | {r['statistic']} | "
-                     f"{_fmt_num(r['value'])} | {_fmt_num(r['bound'])} | {_fmt_num(r['ratio'])} "
-                     f"| {ci} | {method} | {r['reps']} | {r['verdict']} |")
+        lines.append(
+            f"| {r['claim']} | {r['cell']}{note} | {r['statistic']} | "
+            f"{_fmt_num(r['value'])} | {_fmt_num(r['bound'])} | {_fmt_num(r['ratio'])} "
+            f"| {ci} | {method} | {r['reps']} | {r['verdict']} |"
+        )
     return "\n".join(lines) + "\n"
 
 
 # --------------------------------------------------------------------------------------------
 # Section 4 comparisons (baselines) and the Spearman corollary
 # --------------------------------------------------------------------------------------------
+
 
 def runtime_claims(runtime: list[dict], config: dict, spec: dict) -> list[dict]:
     """Running-time claims from the timing table (wall clock; single run, no interval).
@@ -494,36 +673,52 @@ def runtime_claims(runtime: list[dict], config: dict, spec: dict) -> list[dict]:
     def fit(label, part):
         rs = [r for r in by.get((label, part), []) if r["n"] >= nmin]
         ns = [r["n"] for r in rs]
-        return (fit_exponent(ns, [r["seconds_per_round"] for r in rs]) if len(ns) >= 2
-                else math.nan), ns, rs
+        return (fit_exponent(ns, [r["seconds_per_round"] for r in rs]) if len(ns) >= 2 else math.nan), ns, rs
 
     for label in sorted({lab for lab, _ in by}):
         name = config["learners"][label]["name"]
         if name == "onlinerank":
             e, ns, _ = fit(label, "round")
             if len(ns) >= 2:
-                out.append(row("Section 4: OnlineRank runs in O(n log n) per round",
-                               f"{label}, n in {min(ns)}..{max(ns)}",
-                               "fitted exponent of time in n", e, hi_ok,
-                               ci_method=f"single timing run; PASS if in [{lo_ok}, {hi_ok}]",
-                               verdict="PASS" if lo_ok <= e <= hi_ok else "FAIL",
-                               figure="runtime.png"))
+                out.append(
+                    row(
+                        "Section 4: OnlineRank runs in O(n log n) per round",
+                        f"{label}, n in {min(ns)}..{max(ns)}",
+                        "fitted exponent of time in n",
+                        e,
+                        hi_ok,
+                        ci_method=f"single timing run; PASS if in [{lo_ok}, {hi_ok}]",
+                        verdict="PASS" if lo_ok <= e <= hi_ok else "FAIL",
+                        figure="runtime.png",
+                    )
+                )
         if name == "permelearn":
             e, ns, rs = fit(label, "sweep")
             if len(ns) >= 2:
                 m = spec.get("permelearn_min_exponent", 1.7)
                 e_upd, _, _ = fit(label, "update")
                 sweeps = ", ".join(f"{r['sweeps_per_round']:.2f}" for r in rs)
-                out.append(row("Section 4: PermELearn's Sinkhorn sweep is quadratic in n",
-                               f"{label}, n in {min(ns)}..{max(ns)}",
-                               "fitted exponent of time per Sinkhorn sweep in n", e, m,
-                               ci_method=f"single timing run; PASS if >= {m}",
-                               verdict="PASS" if e >= m else "FAIL", figure="runtime.png",
-                               note=f"per-round update exponent {e_upd:.2f}; sweeps per update "
-                               f"{sweeps} at n = {', '.join(map(str, ns))}"))
-    pl = {r["n"]: r["seconds_per_round"] for r in runtime if r["part"] == "round"
-          and config["learners"][r["learner"]].get("sampler") == "plackett-luce"
-          and config["learners"][r["learner"]]["name"] == "onlinerank"}
+                out.append(
+                    row(
+                        "Section 4: PermELearn's Sinkhorn sweep is quadratic in n",
+                        f"{label}, n in {min(ns)}..{max(ns)}",
+                        "fitted exponent of time per Sinkhorn sweep in n",
+                        e,
+                        m,
+                        ci_method=f"single timing run; PASS if >= {m}",
+                        verdict="PASS" if e >= m else "FAIL",
+                        figure="runtime.png",
+                        note=f"per-round update exponent {e_upd:.2f}; sweeps per update "
+                        f"{sweeps} at n = {', '.join(map(str, ns))}",
+                    )
+                )
+    pl = {
+        r["n"]: r["seconds_per_round"]
+        for r in runtime
+        if r["part"] == "round"
+        and config["learners"][r["learner"]].get("sampler") == "plackett-luce"
+        and config["learners"][r["learner"]]["name"] == "onlinerank"
+    }
     pe: dict[int, dict[str, float]] = {}
     for r in runtime:
         if config["learners"][r["learner"]]["name"] == "permelearn":
@@ -537,16 +732,25 @@ def runtime_claims(runtime: list[dict], config: dict, spec: dict) -> list[dict]:
             continue
         ratio = pe[n][part] / pl[n]
         verdict = "PASS" if ratio >= need else ("FAIL" if part == "round" else "INCONCLUSIVE")
-        what = {"round": "", "round_lower": " (PermELearn's update + the first step of its "
-                "Birkhoff draw: a lower bound)", "update": " (PermELearn's update only: a lower "
-                "bound)"}[part]
-        out.append(row("Section 4: OnlineRank is much faster per round than PermELearn",
-                       f"n={n}", "PermELearn time per round / OnlineRank (PL)" + what, ratio,
-                       need, ci_method=f"single timing run; PASS if >= {need}", verdict=verdict,
-                       figure="runtime.png",
-                       note=f"OnlineRank (PL) {pl[n]:.3g} s; PermELearn {part} {pe[n][part]:.3g} s"
-                       + (f", update {pe[n]['update']:.3g} s" if part != "update"
-                          and "update" in pe[n] else "")))
+        what = {
+            "round": "",
+            "round_lower": " (PermELearn's update + the first step of its Birkhoff draw: a lower bound)",
+            "update": " (PermELearn's update only: a lower bound)",
+        }[part]
+        out.append(
+            row(
+                "Section 4: OnlineRank is much faster per round than PermELearn",
+                f"n={n}",
+                "PermELearn time per round / OnlineRank (PL)" + what,
+                ratio,
+                need,
+                ci_method=f"single timing run; PASS if >= {need}",
+                verdict=verdict,
+                figure="runtime.png",
+                note=f"OnlineRank (PL) {pl[n]:.3g} s; PermELearn {part} {pe[n][part]:.3g} s"
+                + (f", update {pe[n]['update']:.3g} s" if part != "update" and "update" in pe[n] else ""),
+            )
+        )
     return out
 
 
@@ -560,8 +764,7 @@ def comparison_claims(sim: list[dict], config: dict) -> list[dict]:
     adv_name = {lab: s["name"] for lab, s in config["adversaries"].items()}
     cells = {}
     for r in final:
-        cells.setdefault((r["adversary"], r["family"], r["n"], r["k"], r["T"]), {})[
-            r["learner"]] = r
+        cells.setdefault((r["adversary"], r["family"], r["n"], r["k"], r["T"]), {})[r["learner"]] = r
     tests = []
     for key, by in sorted(cells.items()):
         if adv_name[key[0]] not in ("uniform", "greedy"):
@@ -581,77 +784,124 @@ def comparison_claims(sim: list[dict], config: dict) -> list[dict]:
     z = _z_two_sided(level)
     for (key, o, b, ro, rb, diff, se, _), w in zip(tests, worse, strict=True):
         adv, fam, n, k, T = key
-        out.append(row("Section 4: OnlineRank's regret is not worse than the baseline's",
-                       f"{adv}: {o} vs {b}, {fam} n={n} k={k} T={T}",
-                       "mean regret difference (OnlineRank - baseline)", diff, 0.0,
-                       ci_low=diff - z * se, ci_high=diff + z * se,
-                       ci_method=f"normal, one-sided tests with Holm over {len(tests)} pairs",
-                       level=level, reps=ro["reps"], verdict="FAIL" if w else "PASS",
-                       figure="baselines_regret.png",
-                       note=f"OnlineRank {ro['mean']:.4g} vs {b} {rb['mean']:.4g}"))
+        out.append(
+            row(
+                "Section 4: OnlineRank's regret is not worse than the baseline's",
+                f"{adv}: {o} vs {b}, {fam} n={n} k={k} T={T}",
+                "mean regret difference (OnlineRank - baseline)",
+                diff,
+                0.0,
+                ci_low=diff - z * se,
+                ci_high=diff + z * se,
+                ci_method=f"normal, one-sided tests with Holm over {len(tests)} pairs",
+                level=level,
+                reps=ro["reps"],
+                verdict="FAIL" if w else "PASS",
+                figure="baselines_regret.png",
+                note=f"OnlineRank {ro['mean']:.4g} vs {b} {rb['mean']:.4g}",
+            )
+        )
     # FTL linear on cyclic, OnlineRank ~ sqrt(T)
     rng = np.random.default_rng(0)  # bootstrap draws only; the data are deterministic here
     for lab in sorted(config["learners"]):
-        rs = sorted((r for r in final if r["learner"] == lab
-                     and adv_name.get(r["adversary"]) == "cyclic"), key=lambda r: r["T"])
+        rs = sorted(
+            (r for r in final if r["learner"] == lab and adv_name.get(r["adversary"]) == "cyclic"),
+            key=lambda r: r["T"],
+        )
         groups = {}
         for r in rs:
             groups.setdefault((r["family"], r["n"], r["k"]), []).append(r)
         for (fam, n, k), g in sorted(groups.items()):
             if len({r["T"] for r in g}) < 3:
                 continue
-            slope, lo, hi = fit_loglog_slope([r["T"] for r in g], [max(r["mean"], 1e-12) for r in g],
-                                             [r["sem"] for r in g], rng)
+            slope, lo, hi = fit_loglog_slope(
+                [r["T"] for r in g], [max(r["mean"], 1e-12) for r in g], [r["sem"] for r in g], rng
+            )
             if name[lab] == "ftl":
                 ok = abs(slope - 1) <= 0.1
-                out.append(row("FTL suffers linear regret on the cyclic adversary",
-                               f"{lab} {fam} n={n} k={k}", "fitted exponent of regret in T",
-                               slope, 1.0, ci_low=lo, ci_high=hi,
-                               ci_method="least squares; PASS if within 0.1 of 1", level=0.95,
-                               reps=g[0]["reps"], verdict="PASS" if ok else "FAIL",
-                               figure="baselines_regret.png"))
+                out.append(
+                    row(
+                        "FTL suffers linear regret on the cyclic adversary",
+                        f"{lab} {fam} n={n} k={k}",
+                        "fitted exponent of regret in T",
+                        slope,
+                        1.0,
+                        ci_low=lo,
+                        ci_high=hi,
+                        ci_method="least squares; PASS if within 0.1 of 1",
+                        level=0.95,
+                        reps=g[0]["reps"],
+                        verdict="PASS" if ok else "FAIL",
+                        figure="baselines_regret.png",
+                    )
+                )
             elif name[lab] == "onlinerank":
                 ok = lo <= 0.6
-                out.append(row("OnlineRank's regret on the cyclic adversary grows like sqrt(T)",
-                               f"{lab} {fam} n={n} k={k}", "fitted exponent of regret in T",
-                               slope, 0.5, ci_low=lo, ci_high=hi,
-                               ci_method="least squares; PASS if not above 1/2 + 0.1 (FTL: 1)",
-                               level=0.95,
-                               reps=g[0]["reps"], verdict="PASS" if ok else "FAIL",
-                               figure="baselines_regret.png"))
+                out.append(
+                    row(
+                        "OnlineRank's regret on the cyclic adversary grows like sqrt(T)",
+                        f"{lab} {fam} n={n} k={k}",
+                        "fitted exponent of regret in T",
+                        slope,
+                        0.5,
+                        ci_low=lo,
+                        ci_high=hi,
+                        ci_method="least squares; PASS if not above 1/2 + 0.1 (FTL: 1)",
+                        level=0.95,
+                        reps=g[0]["reps"],
+                        verdict="PASS" if ok else "FAIL",
+                        figure="baselines_regret.png",
+                    )
+                )
     return out
 
 
-def spearman_claims(sim: list[dict], bnds: list[dict], config: dict,
-                    rng: np.random.Generator) -> list[dict]:
+def spearman_claims(sim: list[dict], bnds: list[dict], config: dict, rng: np.random.Generator) -> list[dict]:
     """Spearman corollary in every cell (Holm), fitted exponent in n <= 3 (finite-grid reference
     as for Corollary 3.2), and the graded-feedback bound with its own M."""
     from . import bounds as B
 
     out = []
     # the corollary is about OnlineRank; baselines run on the same streams for comparison only
-    final = [r for r in sim if r["metric"] == "regret" and r["t"] == r["T"]
-             and config["learners"][r["learner"]]["name"] == "onlinerank"]
-    for fam, claim in (("spearman", "Spearman corollary: E[regret] <= n^2 sqrt((n^2-1) T ln2/12)"),
-                       ("graded", "Theorem 3.1 for graded feedback (M of the feedback family)")):
+    final = [
+        r
+        for r in sim
+        if r["metric"] == "regret"
+        and r["t"] == r["T"]
+        and config["learners"][r["learner"]]["name"] == "onlinerank"
+    ]
+    for fam, claim in (
+        ("spearman", "Spearman corollary: E[regret] <= n^2 sqrt((n^2-1) T ln2/12)"),
+        ("graded", "Theorem 3.1 for graded feedback (M of the feedback family)"),
+    ):
         rs = [r for r in final if r["family"] == fam]
         if not rs:
             continue
-        bound = [float(B.theorem31_sharp(r["n"], r["T"], r["M"], r["eta"]))
-                 if math.isfinite(r["eta"]) else float(B.theorem31_paper(r["n"], r["T"], r["M"]))
-                 for r in rs]
-        verdicts, level = upper_bound_verdicts([r["mean"] for r in rs], [r["sem"] for r in rs],
-                                               bound)
+        bound = [
+            float(B.theorem31_sharp(r["n"], r["T"], r["M"], r["eta"]))
+            if math.isfinite(r["eta"])
+            else float(B.theorem31_paper(r["n"], r["T"], r["M"]))
+            for r in rs
+        ]
+        verdicts, level = upper_bound_verdicts([r["mean"] for r in rs], [r["sem"] for r in rs], bound)
         z = _z_two_sided(level)
         for r, b, v in zip(rs, bound, verdicts, strict=True):
-            out.append(row(claim, f"{r['adversary']} {r['learner']} n={r['n']} T={r['T']}",
-                           "mean expected regret" + ("" if r["exact"] else " (MC expectation)"),
-                           r["mean"], b, ci_low=r["mean"] - z * r["sem"],
-                           ci_high=r["mean"] + z * r["sem"],
-                           ci_method=f"normal, one-sided tests with Holm over {len(rs)} cells",
-                           level=level, reps=r["reps"], verdict=v,
-                           figure="spearman_regret_vs_T.png" if fam == "spearman"
-                           else "graded_regret.png"))
+            out.append(
+                row(
+                    claim,
+                    f"{r['adversary']} {r['learner']} n={r['n']} T={r['T']}",
+                    "mean expected regret" + ("" if r["exact"] else " (MC expectation)"),
+                    r["mean"],
+                    b,
+                    ci_low=r["mean"] - z * r["sem"],
+                    ci_high=r["mean"] + z * r["sem"],
+                    ci_method=f"normal, one-sided tests with Holm over {len(rs)} cells",
+                    level=level,
+                    reps=r["reps"],
+                    verdict=v,
+                    figure="spearman_regret_vs_T.png" if fam == "spearman" else "graded_regret.png",
+                )
+            )
     groups = {}
     for r in final:
         if r["family"] == "spearman":
@@ -661,16 +911,27 @@ def spearman_claims(sim: list[dict], bnds: list[dict], config: dict,
             continue
         rs.sort(key=lambda r: r["n"])
         bvals = [float(B.spearman_bound(r["n"], T)) for r in rs]
-        fit = asymptotic_exponent([r["n"] for r in rs], [r["mean"] for r in rs],
-                                  [r["sem"] for r in rs], rng, bound=bvals)
+        fit = asymptotic_exponent(
+            [r["n"] for r in rs], [r["mean"] for r in rs], [r["sem"] for r in rs], rng, bound=bvals
+        )
         ref = max(3.0, fit["bound_slope"])
         worst_ratio = max(r["mean"] / b for r, b in zip(rs, bvals, strict=True))
         verdict, why = exponent_verdict(fit["ci_low"], ref, worst_ratio)
-        out.append(row("Spearman corollary: regret exponent in n <= 3",
-                       f"{adv} {lab} T={T} (n in {rs[0]['n']}..{rs[-1]['n']})",
-                       "exponent in n at the top of the grid", fit["estimate"], ref,
-                       ci_low=fit["ci_low"], ci_high=fit["ci_high"],
-                       ci_method=ASYMPTOTIC_METHOD, level=0.95, reps=rs[0]["reps"],
-                       verdict=verdict, figure="spearman_vs_n.png",
-                       note=_exponent_note(fit, 3.0, worst_ratio) + why))
+        out.append(
+            row(
+                "Spearman corollary: regret exponent in n <= 3",
+                f"{adv} {lab} T={T} (n in {rs[0]['n']}..{rs[-1]['n']})",
+                "exponent in n at the top of the grid",
+                fit["estimate"],
+                ref,
+                ci_low=fit["ci_low"],
+                ci_high=fit["ci_high"],
+                ci_method=ASYMPTOTIC_METHOD,
+                level=0.95,
+                reps=rs[0]["reps"],
+                verdict=verdict,
+                figure="spearman_vs_n.png",
+                note=_exponent_note(fit, 3.0, worst_ratio) + why,
+            )
+        )
     return out

@@ -33,6 +33,7 @@ def _positive_int(name: str):
         if v < 1:
             raise argparse.ArgumentTypeError(f"{name} must be >= 1, got {v}")
         return v
+
     return conv
 
 
@@ -43,7 +44,8 @@ def _eta(text: str):
         v = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"--eta must be 'paper', 'optimal' or a positive number, got {text!r}") from None
+            f"--eta must be 'paper', 'optimal' or a positive number, got {text!r}"
+        ) from None
     if not (v > 0 and math.isfinite(v)):
         raise argparse.ArgumentTypeError(f"--eta must be positive, got {text!r}")
     return v
@@ -54,35 +56,65 @@ def _build_parser() -> argparse.ArgumentParser:
     from .feedback import FAMILIES
     from .learners.onlinerank import SAMPLERS
 
-    p = _Parser(prog="onlinerank", description=(
-        "Online ranking (Ailon, arXiv 1308.6797): simulate OnlineRank and compare its exact "
-        "expected regret with Theorem 3.1."), epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = _Parser(
+        prog="onlinerank",
+        description=(
+            "Online ranking (Ailon, arXiv 1308.6797): simulate OnlineRank and compare its exact "
+            "expected regret with Theorem 3.1."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def game_args(q):
-        q.add_argument("--family", default="single", choices=[f for f in FAMILIES if f != "graded"],
-                       help="feedback family (default: single)")
+        q.add_argument(
+            "--family",
+            default="single",
+            choices=[f for f in FAMILIES if f != "graded"],
+            help="feedback family (default: single)",
+        )
         q.add_argument("--n", type=_positive_int("--n"), required=True, help="number of items")
         q.add_argument("--T", type=_positive_int("--T"), required=True, help="horizon (rounds)")
-        q.add_argument("--k", type=_positive_int("--k"), default=1,
-                       help="items chosen per round for --family kchoice (k <= n/2)")
-        q.add_argument("--eta", type=_eta, default="paper",
-                       help="learning rate: paper (default), optimal, or a positive number")
+        q.add_argument(
+            "--k",
+            type=_positive_int("--k"),
+            default=1,
+            help="items chosen per round for --family kchoice (k <= n/2)",
+        )
+        q.add_argument(
+            "--eta",
+            type=_eta,
+            default="paper",
+            help="learning rate: paper (default), optimal, or a positive number",
+        )
 
-    s = sub.add_parser("simulate", help="run OnlineRank against an adversary", epilog=EPILOG,
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Run OnlineRank for --reps replicates; print the mean exact "
-                       "expected regret +- standard error, the Theorem 3.1 bound and their ratio.")
-    s.add_argument("--sampler", default="plackett-luce", choices=SAMPLERS,
-                   help="sorting procedure (default: plackett-luce)")
+    s = sub.add_parser(
+        "simulate",
+        help="run OnlineRank against an adversary",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Run OnlineRank for --reps replicates; print the mean exact "
+        "expected regret +- standard error, the Theorem 3.1 bound and their ratio.",
+    )
+    s.add_argument(
+        "--sampler",
+        default="plackett-luce",
+        choices=SAMPLERS,
+        help="sorting procedure (default: plackett-luce)",
+    )
     game_args(s)
-    s.add_argument("--adversary", default="uniform", choices=sorted(ADVERSARIES),
-                   help="feedback source (default: uniform)")
+    s.add_argument(
+        "--adversary",
+        default="uniform",
+        choices=sorted(ADVERSARIES),
+        help="feedback source (default: uniform)",
+    )
     s.add_argument("--reps", type=_positive_int("--reps"), default=16, help="replicates")
     s.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
-    s.add_argument("--no-sample", action="store_true",
-                   help="skip sampling rankings (exact expected regret only; faster)")
+    s.add_argument(
+        "--no-sample", action="store_true", help="skip sampling rankings (exact expected regret only; faster)"
+    )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
 
     b = sub.add_parser("bounds", help="print the closed-form bounds for a game")
@@ -119,8 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     from .game import Game
 
     try:
-        game = Game(n=args.n, T=args.T, family=args.family,
-                    k=args.k if args.family == "kchoice" else 1)
+        game = Game(n=args.n, T=args.T, family=args.family, k=args.k if args.family == "kchoice" else 1)
         eta = bounds.resolve_eta(args.eta, game.n, game.T, game.M)
     except ValueError as e:
         parser.exit(2, f"onlinerank {args.command}: error: {e}\n")
@@ -142,14 +173,24 @@ def main(argv: list[str] | None = None) -> int:
         adversary.check(game)
     except ValueError as e:
         parser.exit(2, f"onlinerank simulate: error: --adversary: {e}\n")
-    res = simulate(OnlineRank(sampler=args.sampler, eta=eta), adversary, game, args.reps,
-                   seed=args.seed, cell=("cli", args.adversary, game.family, game.n, game.k, game.T),
-                   K=2, sample=not args.no_sample, progress=_Progress(not args.quiet))
+    res = simulate(
+        OnlineRank(sampler=args.sampler, eta=eta),
+        adversary,
+        game,
+        args.reps,
+        seed=args.seed,
+        cell=("cli", args.adversary, game.family, game.n, game.k, game.T),
+        K=2,
+        sample=not args.no_sample,
+        progress=_Progress(not args.quiet),
+    )
     reg = res.regret[:, -1]
     mean = float(reg.mean())
     se = float(reg.std(ddof=1) / math.sqrt(reg.size)) if reg.size > 1 else float("nan")
-    print(f"OnlineRank ({args.sampler}) vs {args.adversary} adversary: family={game.family} "
-          f"n={game.n} k={game.k} T={game.T} reps={args.reps} seed={args.seed} eta={eta:.6g}")
+    print(
+        f"OnlineRank ({args.sampler}) vs {args.adversary} adversary: family={game.family} "
+        f"n={game.n} k={game.k} T={game.T} reps={args.reps} seed={args.seed} eta={eta:.6g}"
+    )
     print(f"mean exact expected regret  {mean:.6g} +- {se:.3g} (s.e.)")
     if not args.no_sample:
         real = res.realised_regret[:, -1]

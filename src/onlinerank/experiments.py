@@ -38,11 +38,26 @@ from .learners import LEARNERS, make_learner
 from .simulate import SimResult, simulate
 
 __all__ = [
-    "STAGES", "ConfigError", "Cell", "validate_config", "config_digest", "section_digest",
-    "group_digest", "cells_of",
-    "stage_cells", "groups_of", "find_group", "run_block", "run_group_block", "save_results",
-    "load_results", "aggregate",
-    "aggregate_stage", "bounds_rows", "write_csv", "atomic_write_text",
+    "STAGES",
+    "ConfigError",
+    "Cell",
+    "validate_config",
+    "config_digest",
+    "section_digest",
+    "group_digest",
+    "cells_of",
+    "stage_cells",
+    "groups_of",
+    "find_group",
+    "run_block",
+    "run_group_block",
+    "save_results",
+    "load_results",
+    "aggregate",
+    "aggregate_stage",
+    "bounds_rows",
+    "write_csv",
+    "atomic_write_text",
 ]
 
 
@@ -72,8 +87,10 @@ class Cell:
 
     @property
     def path(self) -> str:
-        return (f"{self.stage}/{self.experiment}/{self.adversary}/{self.learner}/"
-                f"{self.family}_n{self.n}_k{self.k}_T{self.T}")
+        return (
+            f"{self.stage}/{self.experiment}/{self.adversary}/{self.learner}/"
+            f"{self.family}_n{self.n}_k{self.k}_T{self.T}"
+        )
 
     @property
     def group(self) -> str:
@@ -105,8 +122,10 @@ def cell_game(config: dict, cell: Cell) -> Game:
         aspec = config["adversaries"][cell.adversary]
         adv = make_adversary(aspec["name"], **_spec_params(aspec))
         if not hasattr(adv, "M"):
-            raise ConfigError(f"config error at adversaries.{cell.adversary}: adversary "
-                              f"{aspec['name']!r} cannot state M for graded feedback")
+            raise ConfigError(
+                f"config error at adversaries.{cell.adversary}: adversary "
+                f"{aspec['name']!r} cannot state M for graded feedback"
+            )
         M = float(adv.M(cell.n))
     return cell.game(M)
 
@@ -126,8 +145,10 @@ def validate_config(config: dict) -> None:
     :class:`Game` (n < 2, k > n, k > n/2 for k-choice, T < 1, ...), so nothing runs on a bad
     config.
     """
-    for kind, registry, make in (("learners", LEARNERS, make_learner),
-                                 ("adversaries", ADVERSARIES, make_adversary)):
+    for kind, registry, make in (
+        ("learners", LEARNERS, make_learner),
+        ("adversaries", ADVERSARIES, make_adversary),
+    ):
         specs = config.get(kind, {})
         if not isinstance(specs, dict):
             _fail(kind, specs, "must be a mapping of label -> {name: ..., params}")
@@ -135,9 +156,12 @@ def validate_config(config: dict) -> None:
             if not isinstance(spec, dict) or "name" not in spec:
                 _fail(f"{kind}.{label}", spec, "must be a mapping with a 'name'")
             if spec["name"] not in registry:
-                _fail(f"{kind}.{label}.name", spec["name"],
-                      f"unknown {kind[:-1] if kind == 'learners' else 'adversary'}; known: "
-                      f"{', '.join(sorted(registry))}")
+                _fail(
+                    f"{kind}.{label}.name",
+                    spec["name"],
+                    f"unknown {kind[:-1] if kind == 'learners' else 'adversary'}; known: "
+                    f"{', '.join(sorted(registry))}",
+                )
             try:
                 make(spec["name"], **_spec_params(spec))
             except (TypeError, ValueError) as e:
@@ -159,8 +183,10 @@ def validate_config(config: dict) -> None:
             if name in names:
                 _fail(f"{where}.name", name, "duplicate experiment name")
             names.add(name)
-            for key, pool in (("adversaries", config.get("adversaries", {})),
-                              ("learners", config.get("learners", {}))):
+            for key, pool in (
+                ("adversaries", config.get("adversaries", {})),
+                ("learners", config.get("learners", {})),
+            ):
                 labels = ex.get(key, [])
                 if not labels:
                     _fail(f"{where}.{key}", labels, "must list at least one label")
@@ -180,11 +206,14 @@ def validate_config(config: dict) -> None:
             except ValueError as e:
                 _fail(f"{stage}.experiments[{cell.experiment}]", (cell.n, cell.k, cell.T), str(e))
             try:
-                adv = make_adversary(config["adversaries"][cell.adversary]["name"],
-                                     **_spec_params(config["adversaries"][cell.adversary]))
+                adv = make_adversary(
+                    config["adversaries"][cell.adversary]["name"],
+                    **_spec_params(config["adversaries"][cell.adversary]),
+                )
                 adv.check(game)
-                lrn = make_learner(config["learners"][cell.learner]["name"],
-                                   **_spec_params(config["learners"][cell.learner]))
+                lrn = make_learner(
+                    config["learners"][cell.learner]["name"], **_spec_params(config["learners"][cell.learner])
+                )
                 if hasattr(lrn, "check"):
                     lrn.check(game)
             except ValueError as e:
@@ -208,9 +237,11 @@ def _validate_runtime(config: dict) -> None:
                 _fail(f"runtime.{key}", lab, "not one of runtime.learners")
     for lab, cap in sec.get("max_partial_sample_n", {}).items():
         if not hasattr(LEARNERS[learners[lab]["name"]], "sample_first_step"):
-            _fail(f"runtime.max_partial_sample_n.{lab}", cap,
-                  f"learner {learners[lab]['name']!r} cannot time a partial draw (no "
-                  "sample_first_step)")
+            _fail(
+                f"runtime.max_partial_sample_n.{lab}",
+                cap,
+                f"learner {learners[lab]['name']!r} cannot time a partial draw (no sample_first_step)",
+            )
 
 
 def config_digest(config: dict) -> str:
@@ -232,11 +263,15 @@ def group_digest(config: dict, group: str) -> str:
     rule, so that editing a grid, a learner or an adversary in the config reruns exactly the jobs
     it changes (Snakemake does not look inside the config by itself)."""
     cells = find_group(config, group)
-    return config_digest({
-        "cells": [asdict(c) for c in cells],
-        "learners": {c.learner: config["learners"][c.learner] for c in cells},
-        "adversary": config["adversaries"][cells[0].adversary],
-        "seed": config["seed"], "checkpoints": config.get("checkpoints", 12)})
+    return config_digest(
+        {
+            "cells": [asdict(c) for c in cells],
+            "learners": {c.learner: config["learners"][c.learner] for c in cells},
+            "adversary": config["adversaries"][cells[0].adversary],
+            "seed": config["seed"],
+            "checkpoints": config.get("checkpoints", 12),
+        }
+    )
 
 
 def cells_of(config: dict, stage: str = "upper") -> list[Cell]:
@@ -250,9 +285,21 @@ def cells_of(config: dict, stage: str = "upper") -> list[Cell]:
                 for n in ex["n"]:
                     for k in ex.get("k", [1]):
                         for T in ex["T"]:
-                            cells.append(Cell(stage, ex["name"], adv, lrn, ex["family"], int(n),
-                                              int(k), int(T), int(ex["replicates"]), bs,
-                                              bool(ex.get("sample", True))))
+                            cells.append(
+                                Cell(
+                                    stage,
+                                    ex["name"],
+                                    adv,
+                                    lrn,
+                                    ex["family"],
+                                    int(n),
+                                    int(k),
+                                    int(T),
+                                    int(ex["replicates"]),
+                                    bs,
+                                    bool(ex.get("sample", True)),
+                                )
+                            )
     return cells
 
 
@@ -279,12 +326,10 @@ def find_group(config: dict, group: str) -> list[Cell]:
     raise KeyError(f"no cells {group!r} in the config")
 
 
-def run_group_block(config: dict, group: str, block: int,
-                    progress=None) -> dict[tuple[str, int], SimResult]:
+def run_group_block(config: dict, group: str, block: int, progress=None) -> dict[tuple[str, int], SimResult]:
     """Simulate block ``block`` of every cell (every learner and T) of job directory ``group``;
     keys are (learner label, T)."""
-    return {(c.learner, c.T): run_block(config, c, block, progress)
-            for c in find_group(config, group)}
+    return {(c.learner, c.T): run_block(config, c, block, progress) for c in find_group(config, group)}
 
 
 def run_block(config: dict, cell: Cell, block: int, progress=None) -> SimResult:
@@ -294,11 +339,22 @@ def run_block(config: dict, cell: Cell, block: int, progress=None) -> SimResult:
     learner = make_learner(lspec["name"], **_spec_params(lspec))
     adversary = make_adversary(aspec["name"], **_spec_params(aspec))
     lo, hi = cell.block_range(block)
-    res = simulate(learner, adversary, cell_game(config, cell), hi - lo, seed=int(config["seed"]),
-                   cell=cell.stream_names, rep_start=lo, learner_label=cell.learner,
-                   K=int(config.get("checkpoints", 12)), sample=cell.sample, progress=progress)
-    res.meta.update({"cell": cell.path, "block": block, "learner_label": cell.learner,
-                     "adversary_label": cell.adversary})
+    res = simulate(
+        learner,
+        adversary,
+        cell_game(config, cell),
+        hi - lo,
+        seed=int(config["seed"]),
+        cell=cell.stream_names,
+        rep_start=lo,
+        learner_label=cell.learner,
+        K=int(config.get("checkpoints", 12)),
+        sample=cell.sample,
+        progress=progress,
+    )
+    res.meta.update(
+        {"cell": cell.path, "block": block, "learner_label": cell.learner, "adversary_label": cell.adversary}
+    )
     return res
 
 
@@ -313,9 +369,16 @@ def save_results(results: dict[tuple[str, int], SimResult], path: str | os.PathL
     arrays = {}
     for (lab, T), res in sorted(results.items()):
         p = f"{lab}|T{T}|"
-        arrays.update({p + "t": res.t, p + "loss": res.loss, p + "exp_loss": res.exp_loss,
-                       p + "best": res.best, p + "reps": res.reps,
-                       p + "meta": np.array(json.dumps(res.meta, sort_keys=True))})
+        arrays.update(
+            {
+                p + "t": res.t,
+                p + "loss": res.loss,
+                p + "exp_loss": res.exp_loss,
+                p + "best": res.best,
+                p + "reps": res.reps,
+                p + "meta": np.array(json.dumps(res.meta, sort_keys=True)),
+            }
+        )
         arrays.update({f"{p}extra_{k}": v for k, v in sorted(res.extra.items())})
     path = Path(path)
     fd, tmp = _atomic_target(path)
@@ -336,10 +399,16 @@ def load_results(path: str | os.PathLike) -> dict[tuple[str, int], SimResult]:
         keys = sorted({tuple(k.split("|")[:2]) for k in z.files})
         for lab, Tt in keys:
             p = f"{lab}|{Tt}|"
-            extra = {k[len(p) + 6:]: z[k] for k in z.files if k.startswith(p + "extra_")}
-            out[(lab, int(Tt[1:]))] = SimResult(z[p + "t"], z[p + "loss"], z[p + "exp_loss"],
-                                                z[p + "best"], z[p + "reps"],
-                                                json.loads(str(z[p + "meta"])), extra)
+            extra = {k[len(p) + 6 :]: z[k] for k in z.files if k.startswith(p + "extra_")}
+            out[(lab, int(Tt[1:]))] = SimResult(
+                z[p + "t"],
+                z[p + "loss"],
+                z[p + "exp_loss"],
+                z[p + "best"],
+                z[p + "reps"],
+                json.loads(str(z[p + "meta"])),
+                extra,
+            )
     return out
 
 
@@ -400,22 +469,33 @@ def aggregate(cell: Cell, results: list[SimResult]) -> list[dict]:
         "exp_loss": np.concatenate([r.exp_loss for r in results]),
         "loss": np.concatenate([r.loss for r in results]),
         "best": np.concatenate([r.best for r in results]),
-        **{name: np.concatenate([r.extra[name] for r in results])
-           for name in sorted(results[0].extra)},
+        **{name: np.concatenate([r.extra[name] for r in results]) for name in sorted(results[0].extra)},
     }
     meta = results[0].meta
     rows = []
     for j, tj in enumerate(t):
         for metric, arr in arrays.items():
             m, s = _mean_sem(arr[:, j])
-            rows.append({
-                "stage": cell.stage, "experiment": cell.experiment, "adversary": cell.adversary,
-                "learner": cell.learner, "family": cell.family, "n": cell.n, "k": cell.k,
-                "T": cell.T, "M": meta["M"], "eta": meta.get("learner_eta_value") or math.nan,
-                "t": int(tj), "metric": metric, "mean": m, "sem": s,
-                "reps": int(np.isfinite(arr[:, j]).sum()),
-                "exact": bool(meta.get("exact_expected_loss", False)),
-            })
+            rows.append(
+                {
+                    "stage": cell.stage,
+                    "experiment": cell.experiment,
+                    "adversary": cell.adversary,
+                    "learner": cell.learner,
+                    "family": cell.family,
+                    "n": cell.n,
+                    "k": cell.k,
+                    "T": cell.T,
+                    "M": meta["M"],
+                    "eta": meta.get("learner_eta_value") or math.nan,
+                    "t": int(tj),
+                    "metric": metric,
+                    "mean": m,
+                    "sem": s,
+                    "reps": int(np.isfinite(arr[:, j]).sum()),
+                    "exact": bool(meta.get("exact_expected_loss", False)),
+                }
+            )
     return rows
 
 
@@ -448,10 +528,17 @@ def bounds_rows(config: dict, stage: str) -> list[dict]:
     rows = []
     for (family, n, k, T), g in sorted(seen.items()):
         eta_p = float(bounds.eta_paper(n, T, g.M))
-        rows.append({
-            "family": family, "n": n, "k": k, "T": T, "M": g.M, "eta_paper": eta_p,
-            "bound_paper": float(bounds.theorem31_paper(n, T, g.M)),
-            "bound_sharp": float(bounds.theorem31(n, T, g.M)),
-            "bound_optimal": float(bounds.theorem31_optimal(n, T, g.M)),
-        })
+        rows.append(
+            {
+                "family": family,
+                "n": n,
+                "k": k,
+                "T": T,
+                "M": g.M,
+                "eta_paper": eta_p,
+                "bound_paper": float(bounds.theorem31_paper(n, T, g.M)),
+                "bound_sharp": float(bounds.theorem31(n, T, g.M)),
+                "bound_optimal": float(bounds.theorem31_optimal(n, T, g.M)),
+            }
+        )
     return rows

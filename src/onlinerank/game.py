@@ -29,16 +29,14 @@ class Game:
         if isinstance(self.T, bool) or not isinstance(self.T, int) or self.T < 1:
             raise ValueError(f"T must be an integer >= 1, got T={self.T!r}")
         if self.family not in FAMILIES:
-            raise ValueError(f"unknown feedback family {self.family!r}; choose from "
-                             f"{', '.join(FAMILIES)}")
+            raise ValueError(f"unknown feedback family {self.family!r}; choose from {', '.join(FAMILIES)}")
         if self.family == "kchoice":
             if isinstance(self.k, bool) or not isinstance(self.k, int) or not 1 <= self.k:
                 raise ValueError(f"k must be an integer >= 1, got k={self.k!r}")
             if self.k > self.n:
                 raise ValueError(f"k must be <= n, got k={self.k}, n={self.n}")
             if 2 * self.k > self.n:
-                raise ValueError(f"the paper assumes k <= n/2 for k-choice, got k={self.k}, "
-                                 f"n={self.n}")
+                raise ValueError(f"the paper assumes k <= n/2 for k-choice, got k={self.k}, n={self.n}")
         elif self.family == "single" and self.k != 1:
             raise ValueError(f"single choice has k=1, got k={self.k}")
         if self.M is None:

@@ -103,8 +103,18 @@ class LogWeights:
         """``S[r, items[r]] += 1`` (binary feedback given by its chosen items, shape (R, k),
         distinct within a row)."""
         items = self._items(items)
-        _kern().add_items(self._S, self._eta, self._w, self._shift, self._wmode,
-                          self._hv, self._hc, self._hd, self._maxd, items)
+        _kern().add_items(
+            self._S,
+            self._eta,
+            self._w,
+            self._shift,
+            self._wmode,
+            self._hv,
+            self._hc,
+            self._hd,
+            self._maxd,
+            items,
+        )
 
     def add_dense(self, s: np.ndarray) -> None:
         """``S += s`` for dense feedback (R, n)."""
@@ -135,8 +145,9 @@ class LogWeights:
         one ``expit`` per term (log form).  Plain-numpy definition: :meth:`reference_loss_items`."""
         items = self._items(items)
         out = np.empty(self._S.shape[0])
-        _kern().expected_loss_items(self._S, self._eta, self._w, self._wmode,
-                                    self._hv, self._hc, self._hd, items, out)
+        _kern().expected_loss_items(
+            self._S, self._eta, self._w, self._wmode, self._hv, self._hc, self._hd, items, out
+        )
         return out
 
     def expected_loss_dense(self, s: np.ndarray) -> np.ndarray:
@@ -170,7 +181,7 @@ class LogWeights:
         np.put_along_axis(chosen, items, True, axis=1)
         out = np.zeros(R)
         for j in range(items.shape[1]):
-            ac = np.take_along_axis(a, items[:, j:j + 1], axis=1)
+            ac = np.take_along_axis(a, items[:, j : j + 1], axis=1)
             out += np.where(chosen, 0.0, expit(a - ac)).sum(axis=1)
         return out
 

@@ -37,18 +37,24 @@ def exact_curve_rows(sec: dict) -> list[dict]:
         exact = np.asarray(lowerbound.exact_regret(n, Ts, k), dtype=float)
         for T, ex in zip(Ts, exact, strict=True):
             T = int(T)
-            scale = n ** 1.5 * math.sqrt(k * T)
-            rows.append({
-                "n": n, "k": k, "T": T, "scale": scale, "exact": float(ex),
-                "asymptotic": float(lowerbound.asymptotic_regret(n, T, k)),
-                "asymptotic_corrected": float(lowerbound.asymptotic_regret(n, T, k, corrected=True)),
-                "holder": float(lowerbound.lower_bound_holder(n, T, k)),
-                "sharp": float(lowerbound.lower_bound_sharp(n, T, k)),
-                "berry_esseen": float(lowerbound.lower_bound_berry_esseen(n, T, k)),
-                "thm31_paper": float(bounds.theorem31_paper(n, T, M)),
-                "thm31_optimal": float(bounds.theorem31_optimal(n, T, M)),
-                "h_holder": lowerbound.h_explicit_holder(n, k),
-            })
+            scale = n**1.5 * math.sqrt(k * T)
+            rows.append(
+                {
+                    "n": n,
+                    "k": k,
+                    "T": T,
+                    "scale": scale,
+                    "exact": float(ex),
+                    "asymptotic": float(lowerbound.asymptotic_regret(n, T, k)),
+                    "asymptotic_corrected": float(lowerbound.asymptotic_regret(n, T, k, corrected=True)),
+                    "holder": float(lowerbound.lower_bound_holder(n, T, k)),
+                    "sharp": float(lowerbound.lower_bound_sharp(n, T, k)),
+                    "berry_esseen": float(lowerbound.lower_bound_berry_esseen(n, T, k)),
+                    "thm31_paper": float(bounds.theorem31_paper(n, T, M)),
+                    "thm31_optimal": float(bounds.theorem31_optimal(n, T, M)),
+                    "h_holder": lowerbound.h_explicit_holder(n, k),
+                }
+            )
     return rows
 
 
@@ -65,8 +71,15 @@ def hc_rows(sec: dict) -> list[dict]:
             if c >= limit:
                 rows.append({"n": n, "k": k, "c": c, "limit": limit, "h_c": -1})
                 continue
-            rows.append({"n": int(n), "k": k, "c": float(c), "limit": limit,
-                         "h_c": int(lowerbound.h_c(int(n), float(c), k))})
+            rows.append(
+                {
+                    "n": int(n),
+                    "k": k,
+                    "c": float(c),
+                    "limit": limit,
+                    "h_c": int(lowerbound.h_c(int(n), float(c), k)),
+                }
+            )
     return rows
 
 
@@ -80,11 +93,22 @@ def abg_rows(sec: dict) -> list[dict]:
     for j in sec["j"]:
         rb = lowerbound.alpha_beta_gamma(n, T, float(j), k)
         d = {f: getattr(rb, f) for f in rb.__dataclass_fields__}
-        rows.append({"n": n, "k": k, "T": T, "j": float(j),
-                     **{key: (float(v) if isinstance(v, (float, int, np.floating)) else v)
-                        for key, v in d.items() if key not in ("n", "k", "T", "j")},
-                     "kappa": lowerbound.kappa(float(j)), "exact_regret": exact_reg,
-                     "exact_best_loss_position": best_ell})
+        rows.append(
+            {
+                "n": n,
+                "k": k,
+                "T": T,
+                "j": float(j),
+                **{
+                    key: (float(v) if isinstance(v, (float, int, np.floating)) else v)
+                    for key, v in d.items()
+                    if key not in ("n", "k", "T", "j")
+                },
+                "kappa": lowerbound.kappa(float(j)),
+                "exact_regret": exact_reg,
+                "exact_best_loss_position": best_ell,
+            }
+        )
     return rows
 
 
@@ -101,7 +125,19 @@ def frequency_rows(sec: dict, seed: int) -> list[dict]:
     mean, se = float(regret.mean()), float(regret.std(ddof=1) / math.sqrt(reps))
     pmf = binom.pmf(np.arange(T + 1), T, k / n)
     lo, hi = int(binom.ppf(1e-6, T, k / n)), int(binom.isf(1e-6, T, k / n))
-    return [{"n": n, "k": k, "T": T, "reps": reps, "x": x, "count": int(counts[x]),
-             "freq": counts[x] / reps, "pmf": float(pmf[x]), "regret_mc_mean": mean,
-             "regret_mc_sem": se, "regret_exact": float(lowerbound.exact_regret(n, T, k))}
-            for x in range(lo, hi + 1)]
+    return [
+        {
+            "n": n,
+            "k": k,
+            "T": T,
+            "reps": reps,
+            "x": x,
+            "count": int(counts[x]),
+            "freq": counts[x] / reps,
+            "pmf": float(pmf[x]),
+            "regret_mc_mean": mean,
+            "regret_mc_sem": se,
+            "regret_exact": float(lowerbound.exact_regret(n, T, k)),
+        }
+        for x in range(lo, hi + 1)
+    ]

@@ -206,8 +206,7 @@ def _stirlerr(x: np.ndarray) -> np.ndarray:
         xb = x[big]
         x2 = 1.0 / (xb * xb)
         series = 1.0 / 156.0
-        for coef in (-691.0 / 360360.0, 1.0 / 1188.0, -1.0 / 1680.0, 1.0 / 1260.0,
-                     -1.0 / 360.0, 1.0 / 12.0):
+        for coef in (-691.0 / 360360.0, 1.0 / 1188.0, -1.0 / 1680.0, 1.0 / 1260.0, -1.0 / 360.0, 1.0 / 12.0):
             series = coef + series * x2
         out[big] = series / xb
     return out
@@ -253,8 +252,13 @@ def _binom_logpmf(N: np.ndarray, T: int, p: float, one_minus_p: float) -> np.nda
     if np.any(mid):
         x = N[mid]
         Tf = float(T)
-        lc = (_stirlerr(np.array([Tf]))[0] - _stirlerr(x) - _stirlerr(Tf - x)
-              - _bd0(x, Tf * p) - _bd0(Tf - x, Tf * one_minus_p))
+        lc = (
+            _stirlerr(np.array([Tf]))[0]
+            - _stirlerr(x)
+            - _stirlerr(Tf - x)
+            - _bd0(x, Tf * p)
+            - _bd0(Tf - x, Tf * one_minus_p)
+        )
         lf = _LN_2PI + np.log(x) + np.log1p(-x / Tf)
         out[mid] = lc - 0.5 * lf
     return out
@@ -487,9 +491,12 @@ def kappa(j: float, method: str = "closed") -> float:
     if method == "closed":
         integral = _int_phi_phibar(j)
     elif method == "quad":
-        integral = 2.0 * integrate.quad(
-            lambda z: special.ndtr(z) * special.ndtr(-z), 0.0, j, epsabs=1e-14, epsrel=1e-13
-        )[0]
+        integral = (
+            2.0
+            * integrate.quad(
+                lambda z: special.ndtr(z) * special.ndtr(-z), 0.0, j, epsabs=1e-14, epsrel=1e-13
+            )[0]
+        )
     else:
         raise ValueError(f"method must be 'closed' or 'quad', got {method!r}")
     phij = math.exp(-0.5 * j * j) / math.sqrt(2.0 * math.pi)
@@ -583,10 +590,23 @@ def alpha_beta_gamma(n: int, T: int, j: float, k: int = 1) -> RouteBounds:
     beta_clt = scale * (j - integral)  # int_{-j}^{j} Phi(-z)^2 = j - int Phi Phi(-)
     gamma_clt = scale * (phij - j * float(special.ndtr(-j)))
     return RouteBounds(
-        n=n, T=T, k=k, j=j, p=p, mu=mu, sigma=sigma,
-        alpha=alpha, beta=beta, gamma=gamma, total=total,
-        alg_loss=alg_loss, regret_lower=alg_loss - total, scale=scale,
-        alpha_clt=alpha_clt, beta_clt=beta_clt, gamma_clt=gamma_clt,
+        n=n,
+        T=T,
+        k=k,
+        j=j,
+        p=p,
+        mu=mu,
+        sigma=sigma,
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+        total=total,
+        alg_loss=alg_loss,
+        regret_lower=alg_loss - total,
+        scale=scale,
+        alpha_clt=alpha_clt,
+        beta_clt=beta_clt,
+        gamma_clt=gamma_clt,
         regret_clt=scale * kappa(j),
     )
 
@@ -611,9 +631,15 @@ def _min_tail_all(n: int, T: int, k: int) -> np.ndarray:
     valid = rest >= 0
     restc = np.where(valid, rest, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        logp = (special.gammaln(T + 1.0) - special.gammaln(c + 1.0) - special.gammaln(m + 1.0)
-                - special.gammaln(restc + 1.0) + special.xlogy(c, a)
-                + special.xlogy(m, two_q) + special.xlogy(restc, d))
+        logp = (
+            special.gammaln(T + 1.0)
+            - special.gammaln(c + 1.0)
+            - special.gammaln(m + 1.0)
+            - special.gammaln(restc + 1.0)
+            + special.xlogy(c, a)
+            + special.xlogy(m, two_q)
+            + special.xlogy(restc, d)
+        )
     P_cm = np.where(valid, np.exp(logp), 0.0)  # (cmax+1, T+1)
     # G[m, y] = P(min(A, m - A) >= y), A ~ Bin(m, 1/2), for y = 0..T+1
     mm = np.arange(T + 1, dtype=np.float64)[:, None]
@@ -761,8 +787,7 @@ def _check_c(n: int, c, k: int) -> float:
     lim = h_c_limit(n, k)
     if not (0.0 < c < lim):
         raise ValueError(
-            f"c must satisfy 0 < c < lim E[Regret]/(n^1.5 sqrt(kT)) = {lim!r} "
-            f"for n={n}, k={k}; got c={c!r}"
+            f"c must satisfy 0 < c < lim E[Regret]/(n^1.5 sqrt(kT)) = {lim!r} for n={n}, k={k}; got c={c!r}"
         )
     return c
 
@@ -859,9 +884,7 @@ def h_c_scan(n: int, c: float, k: int = 1, *, T_max: int) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def sample_frequencies(
-    n: int, T: int, reps: int, rng: np.random.Generator, k: int = 1
-) -> np.ndarray:
+def sample_frequencies(n: int, T: int, reps: int, rng: np.random.Generator, k: int = 1) -> np.ndarray:
     """Item frequencies ``f`` of ``reps`` independent runs of the random adversary, (reps, n).
 
     ``k = 1``: one multinomial draw per replicate.  ``k >= 2``: each round's uniform
@@ -885,9 +908,7 @@ def sample_frequencies(
         rep0, rep1 = start // T, (start + m - 1) // T  # replicates touched by this chunk
         local = (np.arange(start, start + m) // T - rep0)[:, None]
         width = (rep1 - rep0 + 1) * n
-        out[rep0 * n : rep0 * n + width] += np.bincount(
-            (local * n + items).ravel(), minlength=width
-        )
+        out[rep0 * n : rep0 * n + width] += np.bincount((local * n + items).ravel(), minlength=width)
     return out.reshape(reps, n)
 
 

@@ -7,14 +7,32 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["use_style", "stamp", "save_figure", "read_table", "SAMPLER_STYLE", "plain_log_axis",
-           "figure_context", "finish"]
+__all__ = [
+    "use_style",
+    "stamp",
+    "save_figure",
+    "read_table",
+    "SAMPLER_STYLE",
+    "plain_log_axis",
+    "figure_context",
+    "finish",
+]
 
 SAMPLER_STYLE = {
-    "plackett-luce": {"color": "#1f77b4", "marker": "o", "ls": "-", "mfc": "#1f77b4",
-                      "label": "OnlineRank, Plackett–Luce"},
-    "quicksort": {"color": "#d62728", "marker": "s", "ls": "--", "mfc": "none",
-                  "label": "OnlineRank, QuickSort"},
+    "plackett-luce": {
+        "color": "#1f77b4",
+        "marker": "o",
+        "ls": "-",
+        "mfc": "#1f77b4",
+        "label": "OnlineRank, Plackett–Luce",
+    },
+    "quicksort": {
+        "color": "#d62728",
+        "marker": "s",
+        "ls": "--",
+        "mfc": "none",
+        "label": "OnlineRank, QuickSort",
+    },
 }
 
 
@@ -30,7 +48,7 @@ def plain_log_axis(ax, which: str = "both") -> None:
 
     for name in ("x", "y") if which == "both" else (which,):
         axis = getattr(ax, f"{name}axis")
-        lo, hi = (ax.get_xlim() if name == "x" else ax.get_ylim())
+        lo, hi = ax.get_xlim() if name == "x" else ax.get_ylim()
         decades = math.log10(max(hi, 1e-300) / max(lo, 1e-300)) if lo > 0 else 10
         subs = (1.0, 2.0, 5.0) if decades <= 3 else (1.0,)
         axis.set_major_locator(LogLocator(base=10, subs=subs, numticks=8))
@@ -44,18 +62,36 @@ def use_style() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams.update({
-        "figure.dpi": 110, "savefig.dpi": 150, "font.size": 9, "axes.titlesize": 10,
-        "axes.labelsize": 9, "legend.fontsize": 7.5, "axes.grid": True, "grid.alpha": 0.3,
-        "grid.linewidth": 0.5, "lines.linewidth": 1.4, "lines.markersize": 4,
-        "svg.hashsalt": "onlinerank", "pdf.compression": 6,
-    })
+    plt.rcParams.update(
+        {
+            "figure.dpi": 110,
+            "savefig.dpi": 150,
+            "font.size": 9,
+            "axes.titlesize": 10,
+            "axes.labelsize": 9,
+            "legend.fontsize": 7.5,
+            "axes.grid": True,
+            "grid.alpha": 0.3,
+            "grid.linewidth": 0.5,
+            "lines.linewidth": 1.4,
+            "lines.markersize": 4,
+            "svg.hashsalt": "onlinerank",
+            "pdf.compression": 6,
+        }
+    )
 
 
 def stamp(fig, config_digest: str, commit: str) -> None:
     """Small provenance text in the lower right corner: config digest and git commit."""
-    fig.text(0.995, 0.005, f"config {config_digest} · commit {commit}", ha="right", va="bottom",
-             fontsize=6, color="0.45")
+    fig.text(
+        0.995,
+        0.005,
+        f"config {config_digest} · commit {commit}",
+        ha="right",
+        va="bottom",
+        fontsize=6,
+        color="0.45",
+    )
 
 
 def save_figure(fig, *paths: str | os.PathLike) -> None:
@@ -76,6 +112,7 @@ def save_figure(fig, *paths: str | os.PathLike) -> None:
 
 def read_table(path: str | os.PathLike) -> list[dict]:
     """Read a tidy CSV; numeric-looking fields become floats/ints."""
+
     def conv(v: str):
         try:
             return int(v)
@@ -104,8 +141,13 @@ def finish(fig, snakemake, digest: str, commit: str) -> None:
     save_figure(fig, snakemake.output.png, snakemake.output.pdf)
 
 
-LEARNER_COLORS = {"ftl": "#7f7f7f", "uniform": "#bcbd22", "hedge": "#2ca02c", "fpl": "#ff7f0e",
-                  "permelearn": "#9467bd"}
+LEARNER_COLORS = {
+    "ftl": "#7f7f7f",
+    "uniform": "#bcbd22",
+    "hedge": "#2ca02c",
+    "fpl": "#ff7f0e",
+    "permelearn": "#9467bd",
+}
 
 
 def learner_style(spec: dict, label: str) -> dict:
@@ -115,12 +157,16 @@ def learner_style(spec: dict, label: str) -> dict:
         if spec.get("eta", "paper") != "paper":
             st["label"] += f" (η={spec['eta']})"
         return st
-    return {"color": LEARNER_COLORS.get(spec.get("name")), "marker": "^", "ls": "-.",
-            "mfc": "none", "label": label}
+    return {
+        "color": LEARNER_COLORS.get(spec.get("name")),
+        "marker": "^",
+        "ls": "-.",
+        "mfc": "none",
+        "label": label,
+    }
 
 
-def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *,
-                  bound_fn=None):
+def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bound_fn=None):
     """Figure: mean exact expected regret at t = T vs T (log-log), one panel per (family, n, k,
     adversary), learners with 95% bands, and Theorem 3.1 curves from ``bnd`` keyed by
     (family, n, k, T).  Returns the figure."""
@@ -137,20 +183,24 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *,
     keys = sorted(k for k, v in panels.items() if len({r["T"] for r in v}) >= 2) or sorted(panels)
     ncol = min(5, len(keys))
     nrow = int(np.ceil(len(keys) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(max(9.0, 3.3 * ncol + 0.3), 2.9 * nrow + 1.3),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        nrow, ncol, figsize=(max(9.0, 3.3 * ncol + 0.3), 2.9 * nrow + 1.3), squeeze=False
+    )
     handles = {}
     for ax, key in zip(axes.flat, keys, strict=False):
         fam, n, k, adv = key
         sub = panels[key]
         Ts = sorted({r["T"] for r in sub})
         b = [bnd[(fam, n, k, T)] for T in Ts]
-        ax.plot(Ts, [x["bound_paper"] for x in b], "k-", lw=1.2,
-                label=r"Thm 3.1: $n\sqrt{TM\ln 2}$")
-        ax.plot(Ts, [x["bound_sharp"] for x in b], "k--", lw=1.0,
-                label=r"sharp bound at $\eta_p$: $\binom{n}{2}\ln 2/\eta_p+\eta_p TM/2$")
-        ax.plot(Ts, [x["bound_optimal"] for x in b], "k:", lw=1.0,
-                label=r"sharp bound at $\eta^*$")
+        ax.plot(Ts, [x["bound_paper"] for x in b], "k-", lw=1.2, label=r"Thm 3.1: $n\sqrt{TM\ln 2}$")
+        ax.plot(
+            Ts,
+            [x["bound_sharp"] for x in b],
+            "k--",
+            lw=1.0,
+            label=r"sharp bound at $\eta_p$: $\binom{n}{2}\ln 2/\eta_p+\eta_p TM/2$",
+        )
+        ax.plot(Ts, [x["bound_optimal"] for x in b], "k:", lw=1.0, label=r"sharp bound at $\eta^*$")
         by_learner = defaultdict(list)
         for r in sub:
             by_learner[r["learner"]].append(r)
@@ -161,25 +211,42 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *,
             m = np.array([r["mean"] for r in rs])
             se = np.nan_to_num(np.array([r["sem"] for r in rs]))
             exact = all(r["exact"] for r in rs)
-            ax.plot(T, m, marker=st["marker"], ls=st["ls"], color=st["color"], mfc=st["mfc"],
-                    label=f"{st['label']}" + ("" if exact else " (E[loss] by Monte Carlo)"))
-            ax.fill_between(T, np.maximum(m - 1.96 * se, 1e-9), m + 1.96 * se, color=st["color"],
-                            alpha=0.18, lw=0)
+            ax.plot(
+                T,
+                m,
+                marker=st["marker"],
+                ls=st["ls"],
+                color=st["color"],
+                mfc=st["mfc"],
+                label=f"{st['label']}" + ("" if exact else " (E[loss] by Monte Carlo)"),
+            )
+            ax.fill_between(
+                T, np.maximum(m - 1.96 * se, 1e-9), m + 1.96 * se, color=st["color"], alpha=0.18, lw=0
+            )
         ax.set_xscale("log")
         ax.set_yscale("log")
         plain_log_axis(ax)
         ax.set_xlabel("horizon T (rounds)")
         ax.set_ylabel("E[regret] (pairwise loss)")
-        ax.set_title(f"{adv}: {fam}, n={n}" + (f", k={k}" if fam == "kchoice" else "")
-                     + f", {sub[0]['reps']} reps", fontsize=9)
+        ax.set_title(
+            f"{adv}: {fam}, n={n}" + (f", k={k}" if fam == "kchoice" else "") + f", {sub[0]['reps']} reps",
+            fontsize=9,
+        )
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(lab, h)
-    for ax in axes.flat[len(keys):]:
+    for ax in axes.flat[len(keys) :]:
         ax.set_visible(False)
-    fig.legend(list(handles.values()), list(handles), loc="lower center",
-               ncol=3 if len(handles) > 4 else 2, frameon=False, fontsize=7.5)
+    fig.legend(
+        list(handles.values()),
+        list(handles),
+        loc="lower center",
+        ncol=3 if len(handles) > 4 else 2,
+        frameon=False,
+        fontsize=7.5,
+    )
     fig.suptitle(title + " — means with 95% bands (normal, per cell)", y=0.998)
     legend_rows = int(np.ceil(len(handles) / (3 if len(handles) > 4 else 2)))
-    fig.tight_layout(rect=(0, min(0.3, 0.035 * legend_rows * (3 / nrow) + 0.02), 1,
-                           1 - 0.25 / fig.get_figheight()))
+    fig.tight_layout(
+        rect=(0, min(0.3, 0.035 * legend_rows * (3 / nrow) + 0.02), 1, 1 - 0.25 / fig.get_figheight())
+    )
     return fig

@@ -15,11 +15,16 @@ def git_commit(cwd: str | os.PathLike | None = None) -> str:
     """Short commit of the working tree (``+dirty`` if tracked files other than the pipeline's
     own outputs in ``figures/`` have changes), or ``unknown``."""
     try:
-        rev = subprocess.run(["git", "rev-parse", "--short=10", "HEAD"], cwd=cwd,
-                             capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
-                                ".", ":(exclude)figures"],
-                               cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
+        rev = subprocess.run(
+            ["git", "rev-parse", "--short=10", "HEAD"], cwd=cwd, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)figures"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         return rev + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -38,5 +43,16 @@ def manifest(paths: list[str], config_digest: str, commit: str) -> str:
     from . import __version__
 
     files = {Path(p).as_posix(): sha256_file(p) for p in sorted(paths)}
-    return json.dumps({"config_digest": config_digest, "package_version": __version__,
-                       "git_commit": commit, "files": files}, indent=2, sort_keys=True) + "\n"
+    return (
+        json.dumps(
+            {
+                "config_digest": config_digest,
+                "package_version": __version__,
+                "git_commit": commit,
+                "files": files,
+            },
+            indent=2,
+            sort_keys=True,
+        )
+        + "\n"
+    )

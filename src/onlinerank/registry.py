@@ -26,6 +26,5 @@ class Registry(dict):
         try:
             cls = self[name]
         except KeyError:
-            raise ValueError(f"unknown {self.kind} {name!r}; known: "
-                             f"{', '.join(sorted(self))}") from None
+            raise ValueError(f"unknown {self.kind} {name!r}; known: {', '.join(sorted(self))}") from None
         return cls(**params)

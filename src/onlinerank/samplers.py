@@ -172,8 +172,7 @@ def _draw_seeds(rng: np.random.Generator, m: int) -> np.ndarray:
     return rng.integers(0, 2**64, size=m, dtype=np.uint64)
 
 
-def plackett_luce(logw: np.ndarray, rng: np.random.Generator,
-                  size: int | None = None) -> np.ndarray:
+def plackett_luce(logw: np.ndarray, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
     """Plackett–Luce orders (Algorithm 3) by the exponential race (Gumbel-max trick).
 
     ``order = argsort(log E_u - a_u)`` with ``E_u ~ Exp(1)`` i.i.d. is the PL law exactly

@@ -36,20 +36,24 @@ def stream(root_seed: int, *names: object) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(int(root_seed), spawn_key=spawn_key(*names)))
 
 
-def replicate_streams(root_seed: int, names: Iterable[object], reps: Iterable[int],
-                      role: str) -> list[np.random.Generator]:
+def replicate_streams(
+    root_seed: int, names: Iterable[object], reps: Iterable[int], role: str
+) -> list[np.random.Generator]:
     """One generator per replicate index: ``stream(root, *names, "rep", r, role)``."""
     names = tuple(names)
     return [stream(root_seed, *names, "rep", int(r), role) for r in reps]
 
 
-def replicate_keys(root_seed: int, names: Iterable[object], reps: Iterable[int],
-                   role: str) -> np.ndarray:
+def replicate_keys(root_seed: int, names: Iterable[object], reps: Iterable[int], role: str) -> np.ndarray:
     """One uint64 key per replicate (for counter-based per-round seeds, see ``round_seeds``)."""
     names = tuple(names)
     return np.array(
-        [np.random.SeedSequence(int(root_seed), spawn_key=spawn_key(*names, "rep", int(r), role))
-         .generate_state(1, np.uint64)[0] for r in reps],
+        [
+            np.random.SeedSequence(
+                int(root_seed), spawn_key=spawn_key(*names, "rep", int(r), role)
+            ).generate_state(1, np.uint64)[0]
+            for r in reps
+        ],
         dtype=np.uint64,
     )
 

@@ -64,10 +64,20 @@ class SimResult:
         return self.loss - self.best
 
 
-def simulate(learner: Learner, adversary: Adversary, game: Game, reps: int = 1, *,
-             seed: int = 0, cell: tuple = (), rep_start: int = 0, learner_label: str | None = None,
-             K: int = 20, sample: bool = True,
-             progress: Callable[[int, int], None] | None = None) -> SimResult:
+def simulate(
+    learner: Learner,
+    adversary: Adversary,
+    game: Game,
+    reps: int = 1,
+    *,
+    seed: int = 0,
+    cell: tuple = (),
+    rep_start: int = 0,
+    learner_label: str | None = None,
+    K: int = 20,
+    sample: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> SimResult:
     """Play ``game`` for replicates ``rep_start .. rep_start + reps - 1``.
 
     ``cell`` names the experiment cell in the random streams (e.g. adversary, family, n, k, T);
@@ -125,12 +135,19 @@ def simulate(learner: Learner, adversary: Adversary, game: Game, reps: int = 1, 
         if progress is not None and (t % step == 0 or t == T):
             progress(t, T)
     meta = {
-        "n": n, "T": T, "family": game.family, "k": game.k, "M": game.M, "seed": int(seed),
-        "cell": [str(c) for c in cell], "learner_label": learner_label,
+        "n": n,
+        "T": T,
+        "family": game.family,
+        "k": game.k,
+        "M": game.M,
+        "seed": int(seed),
+        "cell": [str(c) for c in cell],
+        "learner_label": learner_label,
         **{f"learner_{k}": v for k, v in learner.describe().items()},
         **{f"adversary_{k}": v for k, v in adversary.describe().items()},
         "exact_expected_loss": bool(has_exp and learner.exact),
-        "sampled": bool(sample), "seconds": time.perf_counter() - t0,
+        "sampled": bool(sample),
+        "seconds": time.perf_counter() - t0,
     }
     return SimResult(cps, out_loss, out_exp, out_best, ids, meta, extra)
 
@@ -152,7 +169,7 @@ def exact_expected_regret(s: np.ndarray, eta: float) -> float:
     total = 0.0
     abs_total = 0.0
     for t in range(T):
-        row = s[t:t + 1]
+        row = s[t : t + 1]
         total += float(state.expected_loss_dense(row)[0])
         abs_total += float(Feedback(n, values=row).pair_abs_sum()[0])
         state.add_dense(row)

@@ -17,8 +17,9 @@ from .seeding import draw_seeds, replicate_keys, replicate_streams
 __all__ = ["per_round_seconds", "runtime_rows", "fit_exponent"]
 
 
-def per_round_seconds(spec: dict, n: int, rounds: int, repeats: int = 3, seed: int = 0,
-                      sample: bool | str = True) -> dict[str, float]:
+def per_round_seconds(
+    spec: dict, n: int, rounds: int, repeats: int = 3, seed: int = 0, sample: bool | str = True
+) -> dict[str, float]:
     """Median over ``repeats`` of the mean time per round, split into ``update`` (exact expected
     loss + update, e.g. PermELearn's Sinkhorn balancing) and ``sample`` (drawing the ranking, e.g.
     PermELearn's Birkhoff decomposition), for one replicate against uniform single choices.
@@ -65,9 +66,11 @@ def per_round_seconds(spec: dict, n: int, rounds: int, repeats: int = 3, seed: i
     play(min(rounds, 3))  # warm-up (numba cache load, first allocations)
     res = np.array([play(rounds) for _ in range(repeats)])
     med = np.median(res, axis=0)
-    return {"update": float(med[0]), "sample": float(med[1]) if sample else math.nan,
-            "sweeps": float(np.mean(res[:, 2])) if hasattr(learner, "sinkhorn_iters")
-            else math.nan}
+    return {
+        "update": float(med[0]),
+        "sample": float(med[1]) if sample else math.nan,
+        "sweeps": float(np.mean(res[:, 2])) if hasattr(learner, "sinkhorn_iters") else math.nan,
+    }
 
 
 def runtime_rows(learners: dict, sec: dict) -> list[dict]:
@@ -107,22 +110,35 @@ def runtime_rows(learners: dict, sec: dict) -> list[dict]:
             s = per_round_seconds(spec, n, rounds=rounds, repeats=3, sample=full)
             if smp == "first-step":
                 # seconds per call, timed separately: one warm-up round, then one timed call
-                s["sample"] = per_round_seconds(spec, n, rounds=1, repeats=1,
-                                                sample="first-step")["sample"]
+                s["sample"] = per_round_seconds(spec, n, rounds=1, repeats=1, sample="first-step")["sample"]
             if smp is False:
                 parts = [("update", s["update"])]
             elif smp is True:
-                parts = [("update", s["update"]), ("sample", s["sample"]),
-                         ("round", s["update"] + s["sample"])]
+                parts = [
+                    ("update", s["update"]),
+                    ("sample", s["sample"]),
+                    ("round", s["update"] + s["sample"]),
+                ]
             else:
-                parts = [("update", s["update"]), ("sample_first_step", s["sample"]),
-                         ("round_lower", s["update"] + s["sample"])]
+                parts = [
+                    ("update", s["update"]),
+                    ("sample_first_step", s["sample"]),
+                    ("round_lower", s["update"] + s["sample"]),
+                ]
             if s["sweeps"] == s["sweeps"]:  # not NaN
                 parts.append(("sweep", s["update"] / max(s["sweeps"], 1.0)))
             for part, v in parts:
-                rows.append({"learner": label, "name": spec["name"], "n": int(n), "part": part,
-                             "seconds_per_round": v, "rounds_timed": rounds,
-                             "sweeps_per_round": s["sweeps"]})
+                rows.append(
+                    {
+                        "learner": label,
+                        "name": spec["name"],
+                        "n": int(n),
+                        "part": part,
+                        "seconds_per_round": v,
+                        "rounds_timed": rounds,
+                        "sweeps_per_round": s["sweeps"],
+                    }
+                )
     return rows
 
 

@@ -192,9 +192,7 @@ def sequence_regret_tanh(seq: np.ndarray, eta: float) -> float:
     n = seq.shape[1]
     iu, iv = np.triu_indices(n, 1)
     S_prev = np.cumsum(seq, axis=0) - seq
-    step = 0.5 * np.sum(
-        (seq[:, iv] - seq[:, iu]) * np.tanh(0.5 * eta * (S_prev[:, iu] - S_prev[:, iv]))
-    )
+    step = 0.5 * np.sum((seq[:, iv] - seq[:, iu]) * np.tanh(0.5 * eta * (S_prev[:, iu] - S_prev[:, iv])))
     S = seq.sum(axis=0)
     return float(step + 0.5 * np.abs(S[iu] - S[iv]).sum())
 
@@ -414,11 +412,22 @@ def worst_case_rows(cases: list[dict]) -> list[dict]:
         for T in case["T"]:
             eta_p = paper_eta(n, int(T), complexity_M(n, fam, k))
             for f in case.get("eta_factor", [1.0]):
-                r = exact_worst_regret(n, int(T), k=k, eta=eta_p * float(f), family=fam,
-                                       return_argmax=False)
-                rows.append({"family": fam, "n": n, "k": k, "T": int(T), "eta_factor": float(f),
-                             "eta": r.eta, "M": r.M, "value": r.value,
-                             "bound_thm31": r.bound_thm31, "bound_sharp": r.bound_sharp,
-                             "ratio_thm31": r.ratio_thm31, "ratio_sharp": r.ratio_sharp,
-                             "states": r.n_states})
+                r = exact_worst_regret(n, int(T), k=k, eta=eta_p * float(f), family=fam, return_argmax=False)
+                rows.append(
+                    {
+                        "family": fam,
+                        "n": n,
+                        "k": k,
+                        "T": int(T),
+                        "eta_factor": float(f),
+                        "eta": r.eta,
+                        "M": r.M,
+                        "value": r.value,
+                        "bound_thm31": r.bound_thm31,
+                        "bound_sharp": r.bound_sharp,
+                        "ratio_thm31": r.ratio_thm31,
+                        "ratio_sharp": r.ratio_sharp,
+                        "states": r.n_states,
+                    }
+                )
     return rows

@@ -8,7 +8,7 @@ from _common import setup_log  # noqa: E402
 
 from onlinerank.experiments import aggregate_stage, write_csv  # noqa: E402
 
-log = setup_log(snakemake)  # noqa: F821
-rows = aggregate_stage(snakemake.config, snakemake.wildcards.stage, list(snakemake.input.blocks))  # noqa: F821
-write_csv(snakemake.output[0], rows)  # noqa: F821
+log = setup_log(snakemake)
+rows = aggregate_stage(snakemake.config, snakemake.wildcards.stage, list(snakemake.input.blocks))
+write_csv(snakemake.output[0], rows)
 log.info("%d rows", len(rows))

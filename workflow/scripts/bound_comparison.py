@@ -9,8 +9,8 @@ from _common import setup_log  # noqa: E402
 from onlinerank.comparison import bound_comparison_markdown, bound_comparison_rows  # noqa: E402
 from onlinerank.experiments import atomic_write_text, write_csv  # noqa: E402
 
-log = setup_log(snakemake)  # noqa: F821
-rows = bound_comparison_rows(snakemake.config["bound_comparison"])  # noqa: F821
-write_csv(snakemake.output.csv, rows)  # noqa: F821
-atomic_write_text(snakemake.output.md, bound_comparison_markdown(rows))  # noqa: F821
+log = setup_log(snakemake)
+rows = bound_comparison_rows(snakemake.config["bound_comparison"])
+write_csv(snakemake.output.csv, rows)
+atomic_write_text(snakemake.output.md, bound_comparison_markdown(rows))
 log.info("%d rows", len(rows))

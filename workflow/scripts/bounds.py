@@ -8,7 +8,7 @@ from _common import setup_log  # noqa: E402
 
 from onlinerank.experiments import bounds_rows, write_csv  # noqa: E402
 
-log = setup_log(snakemake)  # noqa: F821
-rows = bounds_rows(snakemake.config, snakemake.wildcards.stage)  # noqa: F821
-write_csv(snakemake.output[0], rows)  # noqa: F821
+log = setup_log(snakemake)
+rows = bounds_rows(snakemake.config, snakemake.wildcards.stage)
+write_csv(snakemake.output[0], rows)
 log.info("%d bound rows", len(rows))

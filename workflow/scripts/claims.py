@@ -11,15 +11,15 @@ from onlinerank.experiments import atomic_write_text, config_digest, write_csv  
 from onlinerank.plotting import read_table  # noqa: E402
 from onlinerank.provenance import git_commit  # noqa: E402
 
-log = setup_log(snakemake)  # noqa: F821
-digest = config_digest(snakemake.config)  # noqa: F821
+log = setup_log(snakemake)
+digest = config_digest(snakemake.config)
 rows = []
-for path in snakemake.input.parts:  # noqa: F821
+for path in snakemake.input.parts:
     for r in read_table(path):
         r["note"] = "" if r.get("note") in (None, "") else str(r["note"])
         r["figure"] = "" if r.get("figure") in (None, "") else str(r["figure"])
         rows.append(r)
-write_csv(snakemake.output.csv, [{**r, "config_digest": digest} for r in rows])  # noqa: F821
-atomic_write_text(snakemake.output.md, claims_markdown(rows, digest, git_commit()))  # noqa: F821
+write_csv(snakemake.output.csv, [{**r, "config_digest": digest} for r in rows])
+atomic_write_text(snakemake.output.md, claims_markdown(rows, digest, git_commit()))
 bad = [r for r in rows if r["verdict"] != "PASS"]
 log.info("%d claims rows, %d not PASS", len(rows), len(bad))

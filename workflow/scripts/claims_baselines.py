@@ -10,9 +10,9 @@ from onlinerank.claims import comparison_claims, runtime_claims  # noqa: E402
 from onlinerank.experiments import write_csv  # noqa: E402
 from onlinerank.plotting import read_table  # noqa: E402
 
-log = setup_log(snakemake)  # noqa: F821
-cfg = snakemake.config  # noqa: F821
-rows = comparison_claims(read_table(snakemake.input.sim), cfg)  # noqa: F821
-rows += runtime_claims(read_table(snakemake.input.runtime), cfg, cfg["runtime"])  # noqa: F821
-write_csv(snakemake.output[0], rows)  # noqa: F821
+log = setup_log(snakemake)
+cfg = snakemake.config
+rows = comparison_claims(read_table(snakemake.input.sim), cfg)
+rows += runtime_claims(read_table(snakemake.input.runtime), cfg, cfg["runtime"])
+write_csv(snakemake.output[0], rows)
 log.info("%d claims", len(rows))

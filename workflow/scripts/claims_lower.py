@@ -10,8 +10,8 @@ from onlinerank.claims import lower_claims  # noqa: E402
 from onlinerank.experiments import write_csv  # noqa: E402
 from onlinerank.plotting import read_table  # noqa: E402
 
-log = setup_log(snakemake)  # noqa: F821
-inp = snakemake.input  # noqa: F821
+log = setup_log(snakemake)
+inp = snakemake.input
 rows = lower_claims(read_table(inp.curves), read_table(inp.hc), read_table(inp.sim))
-write_csv(snakemake.output[0], rows)  # noqa: F821
+write_csv(snakemake.output[0], rows)
 log.info("%d claims", len(rows))

@@ -11,9 +11,13 @@ from onlinerank.experiments import write_csv  # noqa: E402
 from onlinerank.plotting import read_table  # noqa: E402
 from onlinerank.seeding import stream  # noqa: E402
 
-log = setup_log(snakemake)  # noqa: F821
-cfg = snakemake.config  # noqa: F821
-rows = spearman_claims(read_table(snakemake.input.sim), read_table(snakemake.input.bounds), cfg,  # noqa: F821
-                       stream(cfg["seed"], "claims", "spearman", "bootstrap"))
-write_csv(snakemake.output[0], rows)  # noqa: F821
+log = setup_log(snakemake)
+cfg = snakemake.config
+rows = spearman_claims(
+    read_table(snakemake.input.sim),
+    read_table(snakemake.input.bounds),
+    cfg,
+    stream(cfg["seed"], "claims", "spearman", "bootstrap"),
+)
+write_csv(snakemake.output[0], rows)
 log.info("%d claims", len(rows))

@@ -11,13 +11,17 @@ from onlinerank.experiments import write_csv  # noqa: E402
 from onlinerank.plotting import read_table  # noqa: E402
 from onlinerank.seeding import stream  # noqa: E402
 
-log = setup_log(snakemake)  # noqa: F821
-cfg = snakemake.config  # noqa: F821
-inp = snakemake.input  # noqa: F821
-rows = upper_claims(read_table(inp.sim), read_table(inp.bounds), cfg,
-                    stream(cfg["seed"], "claims", "upper", "bootstrap"),
-                    worst_case=read_table(inp.worst_case))
+log = setup_log(snakemake)
+cfg = snakemake.config
+inp = snakemake.input
+rows = upper_claims(
+    read_table(inp.sim),
+    read_table(inp.bounds),
+    cfg,
+    stream(cfg["seed"], "claims", "upper", "bootstrap"),
+    worst_case=read_table(inp.worst_case),
+)
 lem = cfg["lemma61"]
 rows += lemma61_rows(lem["n"], lem["samples"], lem["pairs"], cfg["seed"])
-write_csv(snakemake.output[0], rows)  # noqa: F821
+write_csv(snakemake.output[0], rows)
 log.info("%d claims", len(rows))

@@ -9,9 +9,9 @@ from _common import setup_log  # noqa: E402
 from onlinerank import lower_tables  # noqa: E402
 from onlinerank.experiments import write_csv  # noqa: E402
 
-log = setup_log(snakemake)  # noqa: F821
-cfg = snakemake.config["lowerbound"]  # noqa: F821
-which = snakemake.wildcards.table  # noqa: F821
+log = setup_log(snakemake)
+cfg = snakemake.config["lowerbound"]
+which = snakemake.wildcards.table
 if which == "curves":
     rows = lower_tables.exact_curve_rows(cfg["curves"])
 elif which == "hc":
@@ -19,6 +19,6 @@ elif which == "hc":
 elif which == "abg":
     rows = lower_tables.abg_rows(cfg["abg"])
 else:
-    rows = lower_tables.frequency_rows(cfg["frequencies"], snakemake.config["seed"])  # noqa: F821
-write_csv(snakemake.output[0], rows)  # noqa: F821
+    rows = lower_tables.frequency_rows(cfg["frequencies"], snakemake.config["seed"])
+write_csv(snakemake.output[0], rows)
 log.info("%s: %d rows", which, len(rows))

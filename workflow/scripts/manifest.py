@@ -9,7 +9,7 @@ from _common import setup_log  # noqa: E402
 from onlinerank.experiments import atomic_write_text, config_digest  # noqa: E402
 from onlinerank.provenance import git_commit, manifest  # noqa: E402
 
-log = setup_log(snakemake)  # noqa: F821
-text = manifest(list(snakemake.input.outputs), config_digest(snakemake.config), git_commit())  # noqa: F821
-atomic_write_text(snakemake.output[0], text)  # noqa: F821
-log.info("manifest of %d files", len(snakemake.input.outputs))  # noqa: F821
+log = setup_log(snakemake)
+text = manifest(list(snakemake.input.outputs), config_digest(snakemake.config), git_commit())
+atomic_write_text(snakemake.output[0], text)
+log.info("manifest of %d files", len(snakemake.input.outputs))

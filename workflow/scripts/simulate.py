@@ -8,13 +8,14 @@ from _common import setup_log  # noqa: E402
 
 from onlinerank.experiments import find_group, run_group_block, save_results  # noqa: E402
 
-log = setup_log(snakemake)  # noqa: F821
-group = snakemake.wildcards.cell  # noqa: F821
-block = int(snakemake.wildcards.block)  # noqa: F821
-cells = find_group(snakemake.config, group)  # noqa: F821
+log = setup_log(snakemake)
+group = snakemake.wildcards.cell
+block = int(snakemake.wildcards.block)
+cells = find_group(snakemake.config, group)
 lo, hi = cells[0].block_range(block)
-log.info("%s block %d: replicates %d..%d, cells %s", group, block, lo, hi - 1,
-         [(c.learner, c.T) for c in cells])
+log.info(
+    "%s block %d: replicates %d..%d, cells %s", group, block, lo, hi - 1, [(c.learner, c.T) for c in cells]
+)
 
 
 def progress(t, T):
@@ -22,6 +23,6 @@ def progress(t, T):
         log.info("T=%d done", T)
 
 
-results = run_group_block(snakemake.config, group, block, progress=progress)  # noqa: F821
-save_results(results, snakemake.output[0])  # noqa: F821
+results = run_group_block(snakemake.config, group, block, progress=progress)
+save_results(results, snakemake.output[0])
 log.info("done in %.2f s", sum(r.meta["seconds"] for r in results.values()))

@@ -9,7 +9,7 @@ from _common import setup_log  # noqa: E402
 from onlinerank.experiments import write_csv  # noqa: E402
 from onlinerank.worst_case import worst_case_rows  # noqa: E402
 
-log = setup_log(snakemake)  # noqa: F821
-rows = worst_case_rows(snakemake.config["worst_case"])  # noqa: F821
-write_csv(snakemake.output[0], rows)  # noqa: F821
+log = setup_log(snakemake)
+rows = worst_case_rows(snakemake.config["worst_case"])
+write_csv(snakemake.output[0], rows)
 log.info("%d worst-case rows", len(rows))

@@ -21,8 +21,15 @@ from ..game import Game
 from ..registry import Registry
 from ..samplers import expit
 
-__all__ = ["Adversary", "ADVERSARIES", "register", "make_adversary", "ChunkedDraws",
-           "bradley_terry_positions", "expected_positions"]
+__all__ = [
+    "Adversary",
+    "ADVERSARIES",
+    "register",
+    "make_adversary",
+    "ChunkedDraws",
+    "bradley_terry_positions",
+    "expected_positions",
+]
 
 ADVERSARIES = Registry("adversary")
 #: class decorator adding a adversary to :data:`ADVERSARIES` under ``cls.name``
@@ -46,9 +53,9 @@ def bradley_terry_positions(a: np.ndarray) -> np.ndarray:
     out = np.empty((R, n))
     step = max(1, _BLOCK // (n * n))
     for lo in range(0, R, step):
-        blk = a[lo:lo + step]
+        blk = a[lo : lo + step]
         # d[r, u, v] = a_v - a_u; the v = u term contributes expit(0) = 1/2
-        out[lo:lo + step] = expit(blk[:, None, :] - blk[:, :, None]).sum(axis=2) - 0.5
+        out[lo : lo + step] = expit(blk[:, None, :] - blk[:, :, None]).sum(axis=2) - 0.5
     return out
 
 
@@ -68,8 +75,10 @@ def expected_positions(learner, reps: int, n: int, who: str = "this adversary") 
     for u in range(n):
         el = learner.expected_loss(Feedback(n, items=np.full((R, 1), u), family="single"))
         if el is None:
-            raise ValueError(f"{who} needs a learner with an exact expected loss; "
-                             f"{getattr(learner, 'name', type(learner).__name__)!r} returned None")
+            raise ValueError(
+                f"{who} needs a learner with an exact expected loss; "
+                f"{getattr(learner, 'name', type(learner).__name__)!r} returned None"
+            )
         out[:, u] = el
     return out
 
@@ -85,8 +94,10 @@ class Adversary:
     def check(self, game: Game) -> None:
         """Raise ``ValueError`` if this adversary cannot play ``game`` (called before any work)."""
         if game.family not in self.families:
-            raise ValueError(f"adversary {self.name!r} does not produce {game.family!r} feedback "
-                             f"(supports: {', '.join(self.families)})")
+            raise ValueError(
+                f"adversary {self.name!r} does not produce {game.family!r} feedback "
+                f"(supports: {', '.join(self.families)})"
+            )
 
     def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
         """Start a game; ``rngs[r]`` is replicate r's own generator."""

@@ -74,8 +74,7 @@ class CyclicAdversary(Adversary):
         idx = (self._m + np.arange(k)) % n
         self._m += k
         items = np.sort(n - 1 - idx if self.ties == "high" else idx)
-        return Feedback(n, items=np.broadcast_to(items, (self.reps, k)).copy(),
-                        family=self.game.family)
+        return Feedback(n, items=np.broadcast_to(items, (self.reps, k)).copy(), family=self.game.family)
 
     def describe(self) -> dict:
         return {"adversary": self.name, "ties": self.ties}

@@ -61,8 +61,9 @@ class GradedAdversary(Adversary):
     oblivious = True
     families = ("graded",)
 
-    def __init__(self, levels: int = 4, continuous: bool = False, noise: float = 0.3,
-                 relevance: str = "uniform") -> None:
+    def __init__(
+        self, levels: int = 4, continuous: bool = False, noise: float = 0.3, relevance: str = "uniform"
+    ) -> None:
         if isinstance(levels, bool) or int(levels) != levels or levels < 1:
             raise ValueError(f"levels must be an integer >= 1, got {levels!r}")
         noise = float(noise)
@@ -109,5 +110,10 @@ class GradedAdversary(Adversary):
         return Feedback(self.game.n, values=s, family="graded")
 
     def describe(self) -> dict:
-        return {"adversary": self.name, "levels": self.levels, "continuous": self.continuous,
-                "noise": self.noise, "relevance": self.relevance}
+        return {
+            "adversary": self.name,
+            "levels": self.levels,
+            "continuous": self.continuous,
+            "noise": self.noise,
+            "relevance": self.relevance,
+        }

@@ -46,6 +46,7 @@ from .base import Adversary, expected_positions, register
 
 __all__ = ["GreedyAdversary", "greater_counts"]
 
+
 def greater_counts(S: np.ndarray) -> np.ndarray:
     """``g[r, u] = #{v : S[r, v] > S[r, u]}`` for (R, n) scores, by sorting (O(n log n) a row)."""
     S = np.asarray(S, dtype=np.float64)

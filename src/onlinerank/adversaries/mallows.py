@@ -50,8 +50,15 @@ from ..feedback import Feedback
 from ..game import Game
 from .base import Adversary, ChunkedDraws, expected_positions, register
 
-__all__ = ["MallowsAdversary", "mallows_sample", "mallows_pmf", "mallows_Z", "kendall_distance",
-           "insertion_codes", "codes_to_positions"]
+__all__ = [
+    "MallowsAdversary",
+    "mallows_sample",
+    "mallows_pmf",
+    "mallows_Z",
+    "kendall_distance",
+    "insertion_codes",
+    "codes_to_positions",
+]
 
 
 def _check_phi(phi: float) -> float:
@@ -115,8 +122,9 @@ def _positions_about(rel: np.ndarray, centre_order: np.ndarray) -> np.ndarray:
     return sigma
 
 
-def mallows_sample(n: int, phi: float, centre_order, rng: np.random.Generator,
-                   size: int | None = None) -> np.ndarray:
+def mallows_sample(
+    n: int, phi: float, centre_order, rng: np.random.Generator, size: int | None = None
+) -> np.ndarray:
     """Exact Mallows samples by repeated insertion (module docstring).
 
     ``centre_order[i]`` is the centre's item at position ``i + 1`` (``None``: the identity).
@@ -143,7 +151,7 @@ def mallows_pmf(sigma, centre, phi: float) -> np.ndarray | float:
     cpos = np.empty(n, dtype=np.int64)
     cpos[centre] = np.arange(1, n + 1)
     d = kendall_distance(sigma, cpos)
-    return phi ** d / mallows_Z(n, phi)
+    return phi**d / mallows_Z(n, phi)
 
 
 @register
@@ -161,16 +169,13 @@ class MallowsAdversary(Adversary):
     oblivious = True
     families = ("spearman",)
 
-    def __init__(self, phi: float = 0.5, centre: str = "identity",
-                 switch_every: int | None = None) -> None:
+    def __init__(self, phi: float = 0.5, centre: str = "identity", switch_every: int | None = None) -> None:
         self.phi = _check_phi(phi)
         if centre not in ("identity", "random"):
             raise ValueError(f"centre must be 'identity' or 'random', got {centre!r}")
         if switch_every is not None:
-            if isinstance(switch_every, bool) or int(switch_every) != switch_every \
-                    or switch_every < 1:
-                raise ValueError(f"switch_every must be None or an integer >= 1, "
-                                 f"got {switch_every!r}")
+            if isinstance(switch_every, bool) or int(switch_every) != switch_every or switch_every < 1:
+                raise ValueError(f"switch_every must be None or an integer >= 1, got {switch_every!r}")
             switch_every = int(switch_every)
         self.centre = centre
         self.switch_every = switch_every
@@ -188,8 +193,8 @@ class MallowsAdversary(Adversary):
         phi = self.phi
         chunk = max(1, min(1024, (1 << 16) // n))
         self.draws = ChunkedDraws(
-            [c[0] for c in children],
-            lambda g, c: codes_to_positions(insertion_codes(g, phi, n, c)), chunk)
+            [c[0] for c in children], lambda g, c: codes_to_positions(insertion_codes(g, phi, n, c)), chunk
+        )
         if self.centre == "random":
             self.centres = np.stack([g.permutation(n) for g in self._centre_rngs])
         else:
@@ -215,5 +220,9 @@ class MallowsAdversary(Adversary):
         return {"spearman_centre": (rho - mean_rho) / (n * (n * n - 1) / 12.0)}
 
     def describe(self) -> dict:
-        return {"adversary": self.name, "phi": self.phi, "centre": self.centre,
-                "switch_every": self.switch_every}
+        return {
+            "adversary": self.name,
+            "phi": self.phi,
+            "centre": self.centre,
+            "switch_every": self.switch_every,
+        }

@@ -44,8 +44,7 @@ class PopularityAdversary(Adversary):
     families = ("single", "kchoice", "subset", "spearman")
 
     def __init__(self, a: float = 1.0) -> None:
-        if isinstance(a, bool) or not isinstance(a, (int, float)) or not (
-                math.isfinite(a) and a >= 0):
+        if isinstance(a, bool) or not isinstance(a, (int, float)) or not (math.isfinite(a) and a >= 0):
             raise ValueError(f"popularity: exponent a must be a finite number >= 0, got {a!r}")
         self.a = float(a)
 
@@ -79,6 +78,7 @@ class PopularityAdversary(Adversary):
                 sigma = np.empty_like(order)
                 np.put_along_axis(sigma, order, np.arange(1, n + 1)[None, :], axis=1)
                 return sigma
+
         self.draws = ChunkedDraws(rngs, draw, chunk)
 
     def feedback(self, t: int, learner) -> Feedback:

@@ -38,8 +38,11 @@ def expected_order(learner, reps: int, n: int) -> np.ndarray:
     """Items (R, n) by increasing expected position, ties by item id (module docstring)."""
     lw = getattr(learner, "log_weights", None)
     a = np.asarray(lw(), dtype=np.float64) if callable(lw) else None
-    key = -a if a is not None and a.shape == (reps, n) else expected_positions(
-        learner, reps, n, "adversary 'reverse'")
+    key = (
+        -a
+        if a is not None and a.shape == (reps, n)
+        else expected_positions(learner, reps, n, "adversary 'reverse'")
+    )
     return np.argsort(key, axis=-1, kind="stable")
 
 

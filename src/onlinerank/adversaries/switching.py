@@ -43,12 +43,13 @@ class SwitchingAdversary(Adversary):
     families = ("single", "kchoice", "subset", "spearman")
 
     def __init__(self, period: int | None = None, p_favour: float = 1.0) -> None:
-        if period is not None and (isinstance(period, bool) or not isinstance(period, int)
-                                   or period < 1):
-            raise ValueError(f"switching: period must be a positive integer or None, "
-                             f"got {period!r}")
-        if isinstance(p_favour, bool) or not isinstance(p_favour, (int, float)) or not (
-                math.isfinite(p_favour) and 0.0 <= p_favour <= 1.0):
+        if period is not None and (isinstance(period, bool) or not isinstance(period, int) or period < 1):
+            raise ValueError(f"switching: period must be a positive integer or None, got {period!r}")
+        if (
+            isinstance(p_favour, bool)
+            or not isinstance(p_favour, (int, float))
+            or not (math.isfinite(p_favour) and 0.0 <= p_favour <= 1.0)
+        ):
             raise ValueError(f"switching: p_favour must lie in [0, 1], got {p_favour!r}")
         self.period = period
         self.p_favour = float(p_favour)

@@ -86,14 +86,16 @@ def _read_lines(path: str) -> tuple[list[str], str]:
     except OSError as e:
         raise TraceError(f"cannot read {_where(path)}: {e.strerror or e}") from None
     if b"\x00" in data:
-        line = data[:data.index(b"\x00")].count(b"\n") + 1
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
         raise TraceError(f"{_where(path, line)}: NUL byte — this is a binary file, not a text log")
     try:
         text = data.decode("utf-8-sig")  # strict; an optional UTF-8 byte-order mark is dropped
     except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise TraceError(f"{_where(path, line)}: byte 0x{data[e.start]:02x} is not valid UTF-8 "
-                         f"text (is this a binary file?)") from None
+        line = data[: e.start].count(b"\n") + 1
+        raise TraceError(
+            f"{_where(path, line)}: byte 0x{data[e.start]:02x} is not valid UTF-8 "
+            f"text (is this a binary file?)"
+        ) from None
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the final newline ends the last line, it does not start an empty one
@@ -105,8 +107,9 @@ def _check_args(n: int, family: str, k: int, fmt: str) -> str:
         raise ValueError(f"trace: n must be an integer >= 2, got {n!r}")
     if family not in FAMILIES:
         raise ValueError(f"trace: unknown family {family!r}; choose from {', '.join(FAMILIES)}")
-    if family == "kchoice" and (isinstance(k, bool) or not isinstance(k, (int, np.integer))
-                                or not 1 <= k <= n):
+    if family == "kchoice" and (
+        isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n
+    ):
         raise ValueError(f"trace: k must be an integer in 1..n for k-choice, got {k!r}")
     if fmt not in FORMATS:
         raise ValueError(f"trace: format must be one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -116,9 +119,9 @@ def _check_args(n: int, family: str, k: int, fmt: str) -> str:
     return fmt
 
 
-def parse_trace_lines(lines: Sequence[str], n: int, family: str, k: int = 1,
-                      format: str = "auto", label: str = "<rounds>"
-                      ) -> tuple[np.ndarray | None, np.ndarray | None]:
+def parse_trace_lines(
+    lines: Sequence[str], n: int, family: str, k: int = 1, format: str = "auto", label: str = "<rounds>"
+) -> tuple[np.ndarray | None, np.ndarray | None]:
     """Parse and validate the text lines of a log; returns ``(items, dense)``.
 
     ``items`` (rounds, k) int64 for single / kchoice (``dense`` is None); otherwise ``dense``
@@ -133,8 +136,7 @@ def parse_trace_lines(lines: Sequence[str], n: int, family: str, k: int = 1,
     neg_perm = -np.arange(1, n + 1, dtype=np.float64)
     for lineno, raw in enumerate(lines, start=1):
         if not isinstance(raw, str):
-            raise TraceError(f"{_where(label, lineno)}: expected a text line, got "
-                             f"{type(raw).__name__}")
+            raise TraceError(f"{_where(label, lineno)}: expected a text line, got {type(raw).__name__}")
         line = raw.strip()
         if line.startswith("#"):
             continue
@@ -143,8 +145,7 @@ def parse_trace_lines(lines: Sequence[str], n: int, family: str, k: int = 1,
             return TraceError(f"{_where(label, lineno)}: {msg}")
 
         if not line:
-            raise bad("empty line (empty lines are not allowed; remove it or comment it out "
-                      "with '#')")
+            raise bad("empty line (empty lines are not allowed; remove it or comment it out with '#')")
         fields = [f.strip() for f in line.split(",")]
         for j, f in enumerate(fields, start=1):
             if not f:
@@ -164,11 +165,12 @@ def parse_trace_lines(lines: Sequence[str], n: int, family: str, k: int = 1,
             if family == "single" and len(ids) != 1:
                 raise bad(f"single choice needs exactly 1 item id per line, got {len(ids)}")
             if family == "kchoice" and len(ids) != k:
-                raise bad(f"k-choice with k={k} needs exactly {k} item ids per line, "
-                          f"got {len(ids)}")
+                raise bad(f"k-choice with k={k} needs exactly {k} item ids per line, got {len(ids)}")
             if family == "spearman" and len(ids) != n:
-                raise bad(f"a Spearman round is a full ranking of all n={n} items (best first), "
-                          f"got {len(ids)} item ids")
+                raise bad(
+                    f"a Spearman round is a full ranking of all n={n} items (best first), "
+                    f"got {len(ids)} item ids"
+                )
             if compact:
                 items_out.append(sorted(ids))
             elif family == "subset":
@@ -192,8 +194,9 @@ def parse_trace_lines(lines: Sequence[str], n: int, family: str, k: int = 1,
             except ValueError:
                 raise bad(f"score {f!r} (field {j + 1}) is not a number") from None
             if not math.isfinite(x):
-                raise bad(f"score {f!r} (field {j + 1}) is not finite (NaN and infinite scores "
-                          f"are not allowed)")
+                raise bad(
+                    f"score {f!r} (field {j + 1}) is not finite (NaN and infinite scores are not allowed)"
+                )
             vals[j] = x
         if family in _BINARY:
             if not np.all((vals == 0) | (vals == 1)):
@@ -210,8 +213,10 @@ def parse_trace_lines(lines: Sequence[str], n: int, family: str, k: int = 1,
                 dense_out.append(vals)
         elif family == "spearman":
             if not np.array_equal(np.sort(vals)[::-1], neg_perm):
-                raise bad(f"Spearman scores must be s = -sigma for a ranking sigma, i.e. a "
-                          f"permutation of -1, ..., -{n}")
+                raise bad(
+                    f"Spearman scores must be s = -sigma for a ranking sigma, i.e. a "
+                    f"permutation of -1, ..., -{n}"
+                )
             dense_out.append(vals)
         else:
             dense_out.append(vals)
@@ -220,8 +225,7 @@ def parse_trace_lines(lines: Sequence[str], n: int, family: str, k: int = 1,
     return None, np.array(dense_out, dtype=np.float64).reshape(-1, n)
 
 
-def read_trace(path: str | os.PathLike, n: int, family: str, k: int = 1,
-               format: str = "auto") -> np.ndarray:
+def read_trace(path: str | os.PathLike, n: int, family: str, k: int = 1, format: str = "auto") -> np.ndarray:
     """Read and validate a feedback log; returns the feedback vectors ``s`` (rounds, n) float64.
 
     See the module docstring for the format; every problem raises :class:`TraceError`
@@ -269,14 +273,16 @@ class TraceAdversary(Adversary):
     oblivious = True
     families = ("single", "kchoice", "subset", "spearman", "graded")
 
-    def __init__(self, path: str | os.PathLike | None = None, format: str = "auto",
-                 rounds: Sequence | np.ndarray | Callable | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        format: str = "auto",
+        rounds: Sequence | np.ndarray | Callable | None = None,
+    ) -> None:
         if (path is None) == (rounds is None):
-            raise ValueError("trace: give exactly one of path= (a log file) or rounds= "
-                             "(an in-memory log)")
+            raise ValueError("trace: give exactly one of path= (a log file) or rounds= (an in-memory log)")
         if format not in FORMATS:
-            raise ValueError(f"trace: format must be one of {', '.join(FORMATS)}, "
-                             f"got {format!r}")
+            raise ValueError(f"trace: format must be one of {', '.join(FORMATS)}, got {format!r}")
         self.path = None if path is None else os.fspath(path)
         self.format = format
         self.rounds = rounds
@@ -296,15 +302,15 @@ class TraceAdversary(Adversary):
             return _read_lines(self.path)
         rounds = self.rounds(game) if callable(self.rounds) else self.rounds
         if isinstance(rounds, str):
-            raise TraceError("trace: rounds= must be a sequence of lines (or rows), not one "
-                             "string; split it into lines")
+            raise TraceError(
+                "trace: rounds= must be a sequence of lines (or rows), not one string; split it into lines"
+            )
         if isinstance(rounds, np.ndarray) or (len(rounds) and not isinstance(rounds[0], str)):
             arr = np.asarray(rounds)
             if arr.ndim == 1:
                 arr = arr[:, None]
             if arr.ndim != 2:
-                raise TraceError(f"trace: rounds= array must be 2-D (rounds, width), got shape "
-                                 f"{arr.shape}")
+                raise TraceError(f"trace: rounds= array must be 2-D (rounds, width), got shape {arr.shape}")
             return [",".join(repr(x.item()) for x in row) for row in arr], None
         return list(rounds), None
 
@@ -318,14 +324,16 @@ class TraceAdversary(Adversary):
         key = self._key(game)
         if key not in self._cache:
             lines, digest = self._lines(game)
-            items, dense = parse_trace_lines(lines, game.n, game.family, game.k, self.format,
-                                             label=self.label)
+            items, dense = parse_trace_lines(
+                lines, game.n, game.family, game.k, self.format, label=self.label
+            )
             self._cache = {key: (items, dense, digest)}
         items, dense, digest = self._cache[key]
         rows = (items if items is not None else dense).shape[0]
         if rows < game.T:
-            raise TraceError(f"{_where(self.label)} has {rows} rounds (non-comment lines) but "
-                             f"the game needs T={game.T}")
+            raise TraceError(
+                f"{_where(self.label)} has {rows} rounds (non-comment lines) but the game needs T={game.T}"
+            )
         self.sha256 = digest
 
     def reset(self, game: Game, rngs) -> None:
@@ -342,8 +350,11 @@ class TraceAdversary(Adversary):
         return Feedback(n, values=np.tile(row, (R, 1)), family=fam)
 
     def describe(self) -> dict:
-        d = {"adversary": self.name, "format": self.format,
-             "path": self.path if self.path is not None else "<rounds>"}
+        d = {
+            "adversary": self.name,
+            "format": self.format,
+            "path": self.path if self.path is not None else "<rounds>",
+        }
         if getattr(self, "sha256", None):
             d["sha256"] = self.sha256
         return d

@@ -44,8 +44,7 @@ from ..feedback import Feedback
 from ..game import Game
 from .base import Learner, register
 
-__all__ = ["FollowPerturbedLeader", "fpl_parameters", "fpl_epsilon", "row_uniforms",
-           "uniform_pair_probs"]
+__all__ = ["FollowPerturbedLeader", "fpl_parameters", "fpl_epsilon", "row_uniforms", "uniform_pair_probs"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -199,6 +198,10 @@ class FollowPerturbedLeader(Learner):
         self.t += 1
 
     def describe(self) -> dict:
-        return {"learner": self.name, "scale": self.scale, "expected": self.expected,
-                "mc": self.mc if self.expected == "mc" else None,
-                "scale_value": getattr(self, "scale_value", None)}
+        return {
+            "learner": self.name,
+            "scale": self.scale,
+            "expected": self.expected,
+            "mc": self.mc if self.expected == "mc" else None,
+            "scale_value": getattr(self, "scale_value", None),
+        }

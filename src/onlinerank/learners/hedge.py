@@ -78,8 +78,10 @@ class Hedge(Learner):
     def check(game: Game) -> None:
         """Raise ``ValueError`` when ``game.n`` is too large to enumerate all rankings."""
         if game.n > MAX_N:
-            raise ValueError(f"hedge enumerates n! rankings; n={game.n} gives "
-                             f"{math.factorial(game.n)} > limit {_LIMIT}; use n <= {MAX_N}")
+            raise ValueError(
+                f"hedge enumerates n! rankings; n={game.n} gives "
+                f"{math.factorial(game.n)} > limit {_LIMIT}; use n <= {MAX_N}"
+            )
 
     def reset(self, game: Game, reps: int) -> None:
         self.check(game)
@@ -121,8 +123,9 @@ class Hedge(Learner):
         if seeds.shape != (self.reps,):
             raise ValueError(f"seeds must have shape ({self.reps},), got {seeds.shape}")
         u = row_uniforms(seeds, 1)[:, 0] * self.cdf[:, -1]
-        idx = np.array([np.searchsorted(self.cdf[r], u[r], side="right")
-                        for r in range(self.reps)], dtype=np.int64)
+        idx = np.array(
+            [np.searchsorted(self.cdf[r], u[r], side="right") for r in range(self.reps)], dtype=np.int64
+        )
         idx = np.minimum(idx, self.cdf.shape[1] - 1)
         return self.orders[idx].astype(np.int64)
 
@@ -148,6 +151,9 @@ class Hedge(Learner):
     pair_probs = marginals
 
     def describe(self) -> dict:
-        return {"learner": self.name, "beta": self.beta,
-                "beta_value": getattr(self, "beta_value", None),
-                "loss_range": getattr(self, "loss_range", None)}
+        return {
+            "learner": self.name,
+            "beta": self.beta,
+            "beta_value": getattr(self, "beta_value", None),
+            "loss_range": getattr(self, "loss_range", None),
+        }

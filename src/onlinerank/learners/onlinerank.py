@@ -65,5 +65,9 @@ class OnlineRank(Learner):
         return self.state.pair_probs()
 
     def describe(self) -> dict:
-        return {"learner": self.name, "sampler": self.sampler, "eta": self.eta,
-                "eta_value": getattr(self, "eta_value", None)}
+        return {
+            "learner": self.name,
+            "sampler": self.sampler,
+            "eta": self.eta,
+            "eta_value": getattr(self, "eta_value", None),
+        }

@@ -63,8 +63,14 @@ from ..game import Game
 from .base import Learner, register
 from .fpl import row_uniforms
 
-__all__ = ["PermELearn", "permelearn_scale", "permelearn_l_est", "permelearn_eta", "sinkhorn",
-           "birkhoff_decomposition"]
+__all__ = [
+    "PermELearn",
+    "permelearn_scale",
+    "permelearn_l_est",
+    "permelearn_eta",
+    "sinkhorn",
+    "birkhoff_decomposition",
+]
 
 _ABSORB = 100.0  # absorb the scalings into K when |log a| or |log b| exceeds this
 _ZERO = 1e-13  # BvN: residual entries below this are zero
@@ -97,9 +103,14 @@ def _rmatvec(K: np.ndarray, x: np.ndarray) -> np.ndarray:
     return np.matmul(x[:, None, :], K)[:, 0, :]
 
 
-def sinkhorn(K: np.ndarray, a: np.ndarray, b: np.ndarray, tol: float = 1e-9,
-             newton_after: int = 100, max_newton: int = 200
-             ) -> tuple[np.ndarray, np.ndarray, int, int]:
+def sinkhorn(
+    K: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    tol: float = 1e-9,
+    newton_after: int = 100,
+    max_newton: int = 200,
+) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Scalings with ``diag(a) K diag(b)`` doubly stochastic: rows within ``tol`` of 1, columns 1.
 
     ``K`` (R, n, n) positive, ``a``, ``b`` (R, n) the warm start.  First plain Sinkhorn
@@ -125,8 +136,9 @@ def sinkhorn(K: np.ndarray, a: np.ndarray, b: np.ndarray, tol: float = 1e-9,
     return a, b, newton_after, newton
 
 
-def _newton_balance(K: np.ndarray, a: np.ndarray, b: np.ndarray, tol: float, max_iter: int
-                    ) -> tuple[np.ndarray, np.ndarray, int]:
+def _newton_balance(
+    K: np.ndarray, a: np.ndarray, b: np.ndarray, tol: float, max_iter: int
+) -> tuple[np.ndarray, np.ndarray, int]:
     """Balance one ``K`` (n, n) by damped Newton on ``F(x, y) = sum_uj e^{x_u} K_uj e^{y_j} -
     sum x - sum y`` (convex; its gradient is the row/column sums minus 1).
 
@@ -160,8 +172,7 @@ def _newton_balance(K: np.ndarray, a: np.ndarray, b: np.ndarray, tol: float, max
         step = 1.0
         for _ in range(60):
             W2, rs2, cs2, F2, resid2 = evaluate(x + step * dx, y + step * dy)
-            if np.isfinite(F2) and (F2 <= F + 1e-4 * step * slope
-                                    or resid2 < (1 - 1e-4 * step) * resid):
+            if np.isfinite(F2) and (F2 <= F + 1e-4 * step * slope or resid2 < (1 - 1e-4 * step) * resid):
                 break
             step *= 0.5
         x, y = x + step * dx, y + step * dy
@@ -169,12 +180,13 @@ def _newton_balance(K: np.ndarray, a: np.ndarray, b: np.ndarray, tol: float, max
         W, rs, cs, F, resid = evaluate(x, y)
         if np.abs(rs - 1.0).max() <= tol:
             return np.exp(x), np.exp(y), it
-    raise RuntimeError(f"matrix balancing did not reach tol={tol} in {max_iter} Newton steps "
-                       f"(max row error {np.abs(rs - 1.0).max():.3g})")
+    raise RuntimeError(
+        f"matrix balancing did not reach tol={tol} in {max_iter} Newton steps "
+        f"(max row error {np.abs(rs - 1.0).max():.3g})"
+    )
 
 
-def birkhoff_decomposition(W: np.ndarray, upto: float = np.inf
-                           ) -> tuple[list[np.ndarray], list[float]]:
+def birkhoff_decomposition(W: np.ndarray, upto: float = np.inf) -> tuple[list[np.ndarray], list[float]]:
     """Greedy Birkhoff–von Neumann decomposition of a doubly stochastic ``W`` (n, n).
 
     Returns ``(orders, weights)``: ``orders[i][j]`` is the item at position j of the i-th
@@ -224,8 +236,7 @@ class _LazyBvN:
             left[left < _ZERO] = 0.0
             self.res[rows, cols] = left
             with np.errstate(divide="ignore"):
-                self.cost[rows, cols] = np.where(left > 0, -np.log(np.maximum(left, _ZERO)),
-                                                 self.big)
+                self.cost[rows, cols] = np.where(left > 0, -np.log(np.maximum(left, _ZERO)), self.big)
             order = np.empty(self.n, dtype=np.int64)
             order[cols] = rows  # item rows[m] at position cols[m]
             self.orders.append(order)
@@ -279,14 +290,16 @@ class PermELearn(Learner):
     def _balance(self) -> None:
         self.a, self.b, it, nt = sinkhorn(self.K, self.a, self.b, self.tol)
         self.sinkhorn_iters, self.newton_iters = it, nt
-        big = (np.abs(np.log(self.a)).max(axis=1) > _ABSORB) | (
-            np.abs(np.log(self.b)).max(axis=1) > _ABSORB)
+        big = (np.abs(np.log(self.a)).max(axis=1) > _ABSORB) | (np.abs(np.log(self.b)).max(axis=1) > _ABSORB)
         if np.any(big):
             r = np.flatnonzero(big)
             self.f[r] += np.log(self.a[r])
             self.g[r] += np.log(self.b[r])
-            Kr = np.exp(-(self.eta_value / self.c) * self.S[r][:, :, None] * self.j
-                        + self.f[r][:, :, None] + self.g[r][:, None, :])
+            Kr = np.exp(
+                -(self.eta_value / self.c) * self.S[r][:, :, None] * self.j
+                + self.f[r][:, :, None]
+                + self.g[r][:, None, :]
+            )
             Kr[Kr < _TINY] = 0.0
             self.K[r] = Kr
             self.a[r] = 1.0
@@ -342,6 +355,10 @@ class PermELearn(Learner):
         self._balance()
 
     def describe(self) -> dict:
-        return {"learner": self.name, "eta": self.eta,
-                "eta_value": getattr(self, "eta_value", None), "tol": self.tol,
-                "scale": getattr(self, "c", None)}
+        return {
+            "learner": self.name,
+            "eta": self.eta,
+            "eta_value": getattr(self, "eta_value", None),
+            "tol": self.tol,
+            "scale": getattr(self, "c", None),
+        }

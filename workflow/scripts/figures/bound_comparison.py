@@ -7,10 +7,10 @@ import numpy as np
 
 from onlinerank.plotting import LEARNER_COLORS, figure_context, finish, plain_log_axis, read_table
 
-digest, commit = figure_context(snakemake)  # noqa: F821
+digest, commit = figure_context(snakemake)
 import matplotlib.pyplot as plt  # noqa: E402
 
-rows = read_table(snakemake.input.table)  # noqa: F821
+rows = read_table(snakemake.input.table)
 panels = defaultdict(list)
 for r in rows:
     panels[(r["family"], r["k"])].append(r)
@@ -38,4 +38,4 @@ for ax, key in zip(axes.flat, keys, strict=True):
     ax.legend(fontsize=6)
 fig.suptitle(f"How much weaker the baselines' guarantees are (T = {rows[0]['T']:g})")
 fig.tight_layout(rect=(0, 0.02, 1, 1))
-finish(fig, snakemake, digest, commit)  # noqa: F821
+finish(fig, snakemake, digest, commit)

@@ -5,10 +5,10 @@ import numpy as np
 
 from onlinerank.plotting import figure_context, finish, read_table
 
-digest, commit = figure_context(snakemake)  # noqa: F821
+digest, commit = figure_context(snakemake)
 import matplotlib.pyplot as plt  # noqa: E402
 
-rs = sorted(read_table(snakemake.input.abg), key=lambda r: r["j"])  # noqa: F821
+rs = sorted(read_table(snakemake.input.abg), key=lambda r: r["j"])
 j = np.array([r["j"] for r in rs])
 n, k, T = rs[0]["n"], rs[0]["k"], rs[0]["T"]
 fig, (a1, a2) = plt.subplots(1, 2, figsize=(9.5, 3.8))
@@ -29,12 +29,17 @@ a1.set_ylabel("loss")
 a1.set_title(r"$\alpha+\beta+\gamma \geq E[L_T(\pi^*)]$" + f"  (n={n}, k={k}, T={T})")
 a1.legend(fontsize=7)
 a2.plot(j, [r["regret_lower"] for r in rs], "o-", label=r"route: $E L_{alg} - (\alpha+\beta+\gamma)$")
-a2.plot(j, [r["regret_clt"] for r in rs], "s--", mfc="none",
-        label=r"CLT form $\frac{1}{2} n(n-1)\sigma\,\kappa(j)$")
+a2.plot(
+    j,
+    [r["regret_clt"] for r in rs],
+    "s--",
+    mfc="none",
+    label=r"CLT form $\frac{1}{2} n(n-1)\sigma\,\kappa(j)$",
+)
 a2.axhline(rs[0]["exact_regret"], color="#2ca02c", lw=2, label="exact regret")
 a2.set_xlabel("j")
 a2.set_ylabel("regret lower bound")
 a2.set_title("Implied regret lower bound vs exact")
 a2.legend(fontsize=7)
 fig.tight_layout(rect=(0, 0.02, 1, 1))
-finish(fig, snakemake, digest, commit)  # noqa: F821
+finish(fig, snakemake, digest, commit)

@@ -5,10 +5,10 @@ import numpy as np
 
 from onlinerank.plotting import figure_context, finish, read_table
 
-digest, commit = figure_context(snakemake)  # noqa: F821
+digest, commit = figure_context(snakemake)
 import matplotlib.pyplot as plt  # noqa: E402
 
-rs = read_table(snakemake.input.frequencies)  # noqa: F821
+rs = read_table(snakemake.input.frequencies)
 x = np.array([r["x"] for r in rs])
 r0 = rs[0]
 fig, ax = plt.subplots(figsize=(6.4, 4.0))
@@ -16,9 +16,12 @@ ax.bar(x, [r["freq"] for r in rs], 1.0, color="#9ecae1", label=f"Monte Carlo ({r
 ax.plot(x, [r["pmf"] for r in rs], "k-", lw=1.3, label=f"Binomial(T={r0['T']}, k/n={r0['k']}/{r0['n']}) pmf")
 ax.set_xlabel("frequency f(u) of item u = 0")
 ax.set_ylabel("probability")
-ax.set_title(f"Item frequency under the random adversary (n={r0['n']}, k={r0['k']}, T={r0['T']})\n"
-             f"regret from these frequencies: MC {r0['regret_mc_mean']:.2f} ± "
-             f"{1.96 * r0['regret_mc_sem']:.2f} vs exact {r0['regret_exact']:.2f}", fontsize=9)
+ax.set_title(
+    f"Item frequency under the random adversary (n={r0['n']}, k={r0['k']}, T={r0['T']})\n"
+    f"regret from these frequencies: MC {r0['regret_mc_mean']:.2f} ± "
+    f"{1.96 * r0['regret_mc_sem']:.2f} vs exact {r0['regret_exact']:.2f}",
+    fontsize=9,
+)
 ax.legend()
 fig.tight_layout(rect=(0, 0.02, 1, 1))
-finish(fig, snakemake, digest, commit)  # noqa: F821
+finish(fig, snakemake, digest, commit)

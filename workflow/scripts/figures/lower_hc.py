@@ -7,10 +7,10 @@ import numpy as np
 
 from onlinerank.plotting import figure_context, finish, read_table
 
-digest, commit = figure_context(snakemake)  # noqa: F821
+digest, commit = figure_context(snakemake)
 import matplotlib.pyplot as plt  # noqa: E402
 
-rows = [r for r in read_table(snakemake.input.hc) if r["h_c"] >= 0]  # noqa: F821
+rows = [r for r in read_table(snakemake.input.hc) if r["h_c"] >= 0]
 by_c = defaultdict(list)
 for r in rows:
     by_c[r["c"]].append(r)
@@ -21,8 +21,7 @@ for c, rs in sorted(by_c.items()):
     h = np.array([r["h_c"] for r in rs], float)
     line = ax.plot(n, h, "o", ms=4, label=f"c={c:g}")[0]
     slope = float(np.sum(n * h) / np.sum(n * n))
-    ax.plot(n, slope * n, "-", lw=0.8, color=line.get_color(),
-            label=f"fit h ≈ {slope:.3f}·n")
+    ax.plot(n, slope * n, "-", lw=0.8, color=line.get_color(), label=f"fit h ≈ {slope:.3f}·n")
 nn = np.array(sorted({r["n"] for r in rows}), float)
 ax.plot(nn, nn / 2, "k--", lw=1, label="explicit h(n)=n/2 (c=1/16, Hölder)")
 ax.set_xlabel("number of items n")
@@ -30,4 +29,4 @@ ax.set_ylabel(r"$h_c(n)$ (rounds)")
 ax.set_title(r"Smallest horizon from which exact regret $\geq c\,n^{3/2}\sqrt{T}$ (k=1)")
 ax.legend(fontsize=7, ncol=2)
 fig.tight_layout(rect=(0, 0.02, 1, 1))
-finish(fig, snakemake, digest, commit)  # noqa: F821
+finish(fig, snakemake, digest, commit)

@@ -7,12 +7,11 @@ import numpy as np
 
 from onlinerank.plotting import figure_context, finish, plain_log_axis, read_table
 
-digest, commit = figure_context(snakemake)  # noqa: F821
+digest, commit = figure_context(snakemake)
 import matplotlib.pyplot as plt  # noqa: E402
 
-curves = read_table(snakemake.input.curves)  # noqa: F821
-sim = [r for r in read_table(snakemake.input.sim)  # noqa: F821
-       if r["metric"] == "regret" and r["t"] == r["T"]]
+curves = read_table(snakemake.input.curves)
+sim = [r for r in read_table(snakemake.input.sim) if r["metric"] == "regret" and r["t"] == r["T"]]
 ks = sorted({r["k"] for r in curves})
 fig, axes = plt.subplots(1, len(ks), figsize=(4.2 * len(ks) + 0.5, 3.9), squeeze=False)
 colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -39,12 +38,21 @@ for ax, k in zip(axes.flat, ks, strict=True):
         for j, (lab, ps) in enumerate(sorted(pts.items())):
             ps.sort(key=lambda r: r["T"])
             Tp = np.array([p["T"] for p in ps], float)
-            s = n ** 1.5 * np.sqrt(k * Tp)
+            s = n**1.5 * np.sqrt(k * Tp)
             m = np.array([p["mean"] for p in ps]) / s
             e = 1.96 * np.array([p["sem"] for p in ps]) / s
-            ax.errorbar(Tp * (1 + 0.06 * j), m, yerr=e, fmt=markers[j % len(markers)], color=c,
-                        mfc="none", ms=4, capsize=2, lw=0.8,
-                        label=f"n={n}: MC {lab}")
+            ax.errorbar(
+                Tp * (1 + 0.06 * j),
+                m,
+                yerr=e,
+                fmt=markers[j % len(markers)],
+                color=c,
+                mfc="none",
+                ms=4,
+                capsize=2,
+                lw=0.8,
+                label=f"n={n}: MC {lab}",
+            )
     ax.set_xscale("log")
     plain_log_axis(ax, "x")
     ax.set_xlabel("horizon T (rounds)")
@@ -53,8 +61,10 @@ for ax, k in zip(axes.flat, ks, strict=True):
     top = max(np.sqrt((n - 1) * (n - k)) / (2 * np.sqrt(np.pi) * n) for n in by_n)
     ax.set_ylim(0, 1.45 * top)
     ax.legend(fontsize=5.5, ncol=3, loc="upper left", frameon=False)
-fig.suptitle("Lower-bound construction: exact regret of every algorithm (solid), asymptote "
-             "(dashed), corrected asymptote (dotted), limit (thin), Monte Carlo (95% CI)",
-             fontsize=8.5)
+fig.suptitle(
+    "Lower-bound construction: exact regret of every algorithm (solid), asymptote "
+    "(dashed), corrected asymptote (dotted), limit (thin), Monte Carlo (95% CI)",
+    fontsize=8.5,
+)
 fig.tight_layout(rect=(0, 0.02, 1, 0.95))
-finish(fig, snakemake, digest, commit)  # noqa: F821
+finish(fig, snakemake, digest, commit)

@@ -9,12 +9,15 @@ import numpy as np
 from onlinerank.lowerbound import UPPER_LOWER_RATIO
 from onlinerank.plotting import figure_context, finish, plain_log_axis, read_table
 
-digest, commit = figure_context(snakemake)  # noqa: F821
+digest, commit = figure_context(snakemake)
 import matplotlib.pyplot as plt  # noqa: E402
 
-curves = read_table(snakemake.input.curves)  # noqa: F821
-upper = [r for r in read_table(snakemake.input.upper)  # noqa: F821
-         if r["metric"] == "regret" and r["t"] == r["T"] and r["family"] in ("single", "kchoice")]
+curves = read_table(snakemake.input.curves)
+upper = [
+    r
+    for r in read_table(snakemake.input.upper)
+    if r["metric"] == "regret" and r["t"] == r["T"] and r["family"] in ("single", "kchoice")
+]
 worst = defaultdict(dict)
 for r in upper:
     key = (r["n"], r["k"])
@@ -35,29 +38,44 @@ for ax, key in zip(axes.flat, keys, strict=False):
     ax.plot(T, col("thm31_optimal"), "k--", lw=1, label=r"Thm 3.1 at $\eta^*$")
     if worst.get(key):
         wT = sorted(worst[key])
-        ax.plot(wT, [worst[key][t] for t in wT], "o-", color="#9467bd", ms=3,
-                label="worst OnlineRank regret found (upper-bound runs)")
+        ax.plot(
+            wT,
+            [worst[key][t] for t in wT],
+            "o-",
+            color="#9467bd",
+            ms=3,
+            label="worst OnlineRank regret found (upper-bound runs)",
+        )
     ax.plot(T, col("exact"), color="#2ca02c", lw=2, label="exact regret, random adversary")
-    for name, st, lab in (("sharp", "-.", "(b) sharp-rate"), ("holder", ":", "(a) Hölder"),
-                          ("berry_esseen", (0, (1, 3)), "(c) Berry–Esseen")):
+    for name, st, lab in (
+        ("sharp", "-.", "(b) sharp-rate"),
+        ("holder", ":", "(a) Hölder"),
+        ("berry_esseen", (0, (1, 3)), "(c) Berry–Esseen"),
+    ):
         v = col(name)
         ok = v > 0
         ax.plot(T[ok], v[ok], ls=st, color="#ff7f0e", lw=1.1, label=f"lower bound {lab}")
     ratio = rs[-1]["thm31_optimal"] / rs[-1]["exact"]
-    ax.text(0.97, 0.05, f"upper/lower at T={rs[-1]['T']:g}:\n{ratio:.4f} "
-            f"(limit 2√(π ln 2)={UPPER_LOWER_RATIO:.4f})", transform=ax.transAxes,
-            ha="right", va="bottom", fontsize=6.5,
-            bbox={"facecolor": "white", "alpha": 0.8, "lw": 0})
+    ax.text(
+        0.97,
+        0.05,
+        f"upper/lower at T={rs[-1]['T']:g}:\n{ratio:.4f} (limit 2√(π ln 2)={UPPER_LOWER_RATIO:.4f})",
+        transform=ax.transAxes,
+        ha="right",
+        va="bottom",
+        fontsize=6.5,
+        bbox={"facecolor": "white", "alpha": 0.8, "lw": 0},
+    )
     ax.set_xscale("log")
     ax.set_yscale("log")
     plain_log_axis(ax, "x")
     ax.set_xlabel("horizon T (rounds)")
     ax.set_ylabel("regret (pairwise loss)")
     ax.set_title(f"n={n}, k={k}")
-for ax in axes.flat[len(keys):]:
+for ax in axes.flat[len(keys) :]:
     ax.set_visible(False)
 h, lab = axes.flat[0].get_legend_handles_labels()
 fig.legend(h, lab, loc="lower center", ncol=4, frameon=False, fontsize=7)
 fig.suptitle("Upper and lower bounds on expected regret (single choice k=1, k-subsets k>1)")
 fig.tight_layout(rect=(0, 0.09 if nrow == 1 else 0.05, 1, 1))
-finish(fig, snakemake, digest, commit)  # noqa: F821
+finish(fig, snakemake, digest, commit)

@@ -3,8 +3,12 @@ upper-bound experiments, both samplers, with the Theorem 3.1 bound curves.  Read
 
 from onlinerank.plotting import figure_context, finish, read_table, regret_panels
 
-digest, commit = figure_context(snakemake)  # noqa: F821
-bnd = {(r["family"], r["n"], r["k"], r["T"]): r for r in read_table(snakemake.input.bounds)}  # noqa: F821
-fig = regret_panels(read_table(snakemake.input.table), bnd, snakemake.config["learners"],  # noqa: F821
-                    "OnlineRank vs Theorem 3.1 (learning rate η = paper's η_p)")
-finish(fig, snakemake, digest, commit)  # noqa: F821
+digest, commit = figure_context(snakemake)
+bnd = {(r["family"], r["n"], r["k"], r["T"]): r for r in read_table(snakemake.input.bounds)}
+fig = regret_panels(
+    read_table(snakemake.input.table),
+    bnd,
+    snakemake.config["learners"],
+    "OnlineRank vs Theorem 3.1 (learning rate η = paper's η_p)",
+)
+finish(fig, snakemake, digest, commit)

@@ -10,12 +10,12 @@ import numpy as np
 from onlinerank.plotting import figure_context, finish, learner_style, plain_log_axis, read_table
 from onlinerank.timing import fit_exponent
 
-digest, commit = figure_context(snakemake)  # noqa: F821
+digest, commit = figure_context(snakemake)
 import matplotlib.pyplot as plt  # noqa: E402
 
-rows = read_table(snakemake.input.table)  # noqa: F821
-nmin = snakemake.config["runtime"].get("fit_min_n", 100)  # noqa: F821
-learners = snakemake.config["learners"]  # noqa: F821
+rows = read_table(snakemake.input.table)
+nmin = snakemake.config["runtime"].get("fit_min_n", 100)
+learners = snakemake.config["learners"]
 
 
 def series(part):
@@ -35,9 +35,15 @@ def draw(ax, part, hollow=False, suffix=""):
         st = learner_style(learners[lab], lab)
         big = n >= nmin
         e = fit_exponent(n[big], s[big]) if big.sum() >= 2 else float("nan")
-        ax.plot(n, s, marker=st["marker"], ls=":" if hollow else st["ls"], color=st["color"],
-                mfc="none" if hollow else st["mfc"],
-                label=st["label"] + suffix + (f": slope {e:.2f} (n ≥ {nmin})" if e == e else ""))
+        ax.plot(
+            n,
+            s,
+            marker=st["marker"],
+            ls=":" if hollow else st["ls"],
+            color=st["color"],
+            mfc="none" if hollow else st["mfc"],
+            label=st["label"] + suffix + (f": slope {e:.2f} (n ≥ {nmin})" if e == e else ""),
+        )
 
 
 def references(ax, parts):
@@ -70,4 +76,4 @@ for ax in axes:
     ax.legend(fontsize=6.5)
 fig.suptitle("Running time per round (wall clock, median of 3 repeats, this machine)")
 fig.tight_layout(rect=(0, 0.02, 1, 1))
-finish(fig, snakemake, digest, commit)  # noqa: F821
+finish(fig, snakemake, digest, commit)

@@ -7,12 +7,12 @@ import numpy as np
 
 from onlinerank.plotting import figure_context, finish, learner_style, plain_log_axis, read_table
 
-digest, commit = figure_context(snakemake)  # noqa: F821
+digest, commit = figure_context(snakemake)
 import matplotlib.pyplot as plt  # noqa: E402
 
-rows = [r for r in read_table(snakemake.input.table) if r["metric"] == "spearman_centre"]  # noqa: F821
-learners = snakemake.config["learners"]  # noqa: F821
-advs = snakemake.config["adversaries"]  # noqa: F821
+rows = [r for r in read_table(snakemake.input.table) if r["metric"] == "spearman_centre"]
+learners = snakemake.config["learners"]
+advs = snakemake.config["adversaries"]
 panels = defaultdict(list)
 for r in rows:
     panels[(r["adversary"], r["n"], r["T"])].append(r)
@@ -33,8 +33,7 @@ for ax, key in zip(axes.flat, keys, strict=False):
         t = np.array([r["t"] for r in rs], float)
         m = np.array([r["mean"] for r in rs])
         se = np.nan_to_num(np.array([r["sem"] for r in rs]))
-        ax.plot(t, m, marker=st["marker"], ls=st["ls"], color=st["color"], mfc=st["mfc"],
-                label=st["label"])
+        ax.plot(t, m, marker=st["marker"], ls=st["ls"], color=st["color"], mfc=st["mfc"], label=st["label"])
         ax.fill_between(t, m - 1.96 * se, m + 1.96 * se, color=st["color"], alpha=0.18, lw=0)
     ax.set_xscale("log")
     plain_log_axis(ax, "x")
@@ -43,10 +42,10 @@ for ax, key in zip(axes.flat, keys, strict=False):
     ax.set_ylabel(r"E[Spearman $r_s$] with the centre")
     extra = ", ".join(f"{k}={v}" for k, v in advs[adv].items() if k not in ("name", "centre"))
     ax.set_title(f"{adv} ({extra}), n={n}, T={T}", fontsize=7.5)
-for ax in axes.flat[len(keys):]:
+for ax in axes.flat[len(keys) :]:
     ax.set_visible(False)
 if keys:
     axes.flat[0].legend(fontsize=6.5, loc="lower right")
 fig.suptitle("Rank aggregation: how fast the learner finds the Mallows centre (95% bands)")
 fig.tight_layout(rect=(0, 0.02, 1, 1))
-finish(fig, snakemake, digest, commit)  # noqa: F821
+finish(fig, snakemake, digest, commit)

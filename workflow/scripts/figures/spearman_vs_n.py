@@ -8,12 +8,15 @@ import numpy as np
 from onlinerank import bounds as B
 from onlinerank.plotting import figure_context, finish, learner_style, plain_log_axis, read_table
 
-digest, commit = figure_context(snakemake)  # noqa: F821
+digest, commit = figure_context(snakemake)
 import matplotlib.pyplot as plt  # noqa: E402
 
-rows = [r for r in read_table(snakemake.input.table)  # noqa: F821
-        if r["family"] == "spearman" and r["metric"] == "regret" and r["t"] == r["T"]]
-learners = snakemake.config["learners"]  # noqa: F821
+rows = [
+    r
+    for r in read_table(snakemake.input.table)
+    if r["family"] == "spearman" and r["metric"] == "regret" and r["t"] == r["T"]
+]
+learners = snakemake.config["learners"]
 Tmax = max(r["T"] for r in rows)
 rows = [r for r in rows if r["T"] == Tmax]
 advs = sorted({r["adversary"] for r in rows})
@@ -32,10 +35,20 @@ for ax, adv in zip(axes.flat, advs, strict=True):
         m = np.array([r["mean"] for r in rs])
         se = np.nan_to_num(np.array([r["sem"] for r in rs]))
         slope = np.polyfit(np.log(n), np.log(m), 1)[0] if n.size >= 2 else float("nan")
-        ax.errorbar(n, m, yerr=1.96 * se, marker=st["marker"], ls=st["ls"], color=st["color"],
-                    mfc=st["mfc"], capsize=2, label=f"{st['label']} (slope {slope:.2f})")
-    ax.plot(ns, B.spearman_bound(ns[0], Tmax) * (ns / ns[0]) ** 3 * 0.3, "k:", lw=0.8,
-            label="∝ n³ (reference)")
+        ax.errorbar(
+            n,
+            m,
+            yerr=1.96 * se,
+            marker=st["marker"],
+            ls=st["ls"],
+            color=st["color"],
+            mfc=st["mfc"],
+            capsize=2,
+            label=f"{st['label']} (slope {slope:.2f})",
+        )
+    ax.plot(
+        ns, B.spearman_bound(ns[0], Tmax) * (ns / ns[0]) ** 3 * 0.3, "k:", lw=0.8, label="∝ n³ (reference)"
+    )
     ax.set_xscale("log")
     ax.set_yscale("log")
     plain_log_axis(ax, "x")
@@ -45,4 +58,4 @@ for ax, adv in zip(axes.flat, advs, strict=True):
     ax.legend(fontsize=6)
 fig.suptitle("Spearman rank aggregation: regret vs n (95% intervals)")
 fig.tight_layout(rect=(0, 0.02, 1, 1))
-finish(fig, snakemake, digest, commit)  # noqa: F821
+finish(fig, snakemake, digest, commit)

@@ -7,10 +7,10 @@ import numpy as np
 
 from onlinerank.plotting import figure_context, finish, plain_log_axis, read_table
 
-digest, commit = figure_context(snakemake)  # noqa: F821
+digest, commit = figure_context(snakemake)
 import matplotlib.pyplot as plt  # noqa: E402
 
-rows = read_table(snakemake.input.table)  # noqa: F821
+rows = read_table(snakemake.input.table)
 groups = defaultdict(list)
 for r in rows:
     groups[(r["family"], r["n"], r["k"])].append(r)
@@ -22,14 +22,24 @@ for ax, key in zip(axes.flat, keys, strict=True):
     for f in sorted({r["eta_factor"] for r in rs}):
         sub = sorted((r for r in rs if r["eta_factor"] == f), key=lambda r: r["T"])
         T = np.array([r["T"] for r in sub], float)
-        line = ax.plot(T, [r["value"] for r in sub], "o-", ms=3,
-                       label=f"exact worst case, η = {f:g}·η_p")[0]
-        ax.plot(T, [r["bound_sharp"] for r in sub], "--", color=line.get_color(), lw=0.9,
-                label=f"sharp bound at {f:g}·η_p")
+        line = ax.plot(T, [r["value"] for r in sub], "o-", ms=3, label=f"exact worst case, η = {f:g}·η_p")[0]
+        ax.plot(
+            T,
+            [r["bound_sharp"] for r in sub],
+            "--",
+            color=line.get_color(),
+            lw=0.9,
+            label=f"sharp bound at {f:g}·η_p",
+        )
     sub = sorted((r for r in rs if r["eta_factor"] == 1.0), key=lambda r: r["T"])
     if sub:
-        ax.plot([r["T"] for r in sub], [r["bound_thm31"] for r in sub], "k-", lw=1.2,
-                label=r"Thm 3.1: $n\sqrt{TM\ln 2}$")
+        ax.plot(
+            [r["T"] for r in sub],
+            [r["bound_thm31"] for r in sub],
+            "k-",
+            lw=1.2,
+            label=r"Thm 3.1: $n\sqrt{TM\ln 2}$",
+        )
     ax.set_xscale("log")
     ax.set_yscale("log")
     plain_log_axis(ax)
@@ -39,4 +49,4 @@ for ax, key in zip(axes.flat, keys, strict=True):
     ax.legend(fontsize=6)
 fig.suptitle("Exact worst case over all feedback sequences (dynamic program) vs Theorem 3.1")
 fig.tight_layout(rect=(0, 0.02, 1, 1))
-finish(fig, snakemake, digest, commit)  # noqa: F821
+finish(fig, snakemake, digest, commit)
