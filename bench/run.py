@@ -292,7 +292,7 @@ def startup() -> None:
 
 _MEM_CHILD = """
 import json, resource, sys, time
-from onlinerank.experiments import Cell, run_block
+from onlinerank.cells import Cell, run_block
 def peak_kb():
     # VmHWM: this process image's own peak (ru_maxrss would carry the parent's RSS across
     # fork + exec on Linux)
@@ -363,7 +363,8 @@ def pipeline_cost() -> None:
     end-to-end wall time against the simulation time the job itself records."""
     import yaml
 
-    from onlinerank.experiments import groups_of, load_results
+    from onlinerank.cells import groups_of
+    from onlinerank.io import load_results
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with open(os.path.join(root, "config", "smoke.yaml")) as f:

@@ -52,7 +52,7 @@ def test_text_sources_have_no_eval():
 
 def test_result_files_refuse_pickles(tmp_path):
     """A block file holding an object array is rejected by the loader (allow_pickle=False)."""
-    from onlinerank.experiments import load_results
+    from onlinerank.io import load_results
 
     bad = tmp_path / "b0.npz"
     np.savez(bad, **{"x|T1|t": np.array([{"evil": 1}], dtype=object)})

@@ -19,13 +19,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import DETERMINISTIC_TABLES, ROOT, copy_repo
 from slurm_cluster import ClusterUnavailable, bring_up, tear_down
-from test_workflow import DETERMINISTIC_TABLES, ROOT, copy_repo
 
 pytestmark = pytest.mark.workflow
 PROFILE = "workflow/profiles/slurm"
 TARGETS = [f"results-smoke/tables/{t}.csv" for t in DETERMINISTIC_TABLES]
-LOCAL_TIMEOUT = 120  # s; the local run of TARGETS takes ~16 s on 2 CPUs
 SLURM_TIMEOUT = 150  # s; measured ~70 s on a 2-CPU node (3 simulate groups + 1 tables group)
 
 
@@ -127,15 +126,8 @@ def test_cluster_helper_skips_only_for_install_problems(monkeypatch):
     assert sc.install() == 0.0  # nothing to install, nothing run
 
 
-def test_smoke_tables_identical_on_slurm(cluster, tmp_path):
-    t0 = time.monotonic()
-    local = copy_repo(tmp_path / "local")
-    rc, out = run_snakemake(
-        local, *TARGETS, "--configfile", "config/smoke.yaml", "--cores", "2", timeout=LOCAL_TIMEOUT
-    )
-    assert rc == 0, out[-4000:]
-    t_local = time.monotonic() - t0
-
+def test_smoke_tables_identical_on_slurm(cluster, smoke_run, tmp_path):
+    """The session's local smoke run (2 cores) against the same targets through SLURM."""
     t1 = time.monotonic()
     remote = copy_repo(tmp_path / "slurm")
     # targets first: --configfile takes several values (SLURM-NOTES trap 5)
@@ -150,7 +142,7 @@ def test_smoke_tables_identical_on_slurm(cluster, tmp_path):
         env=cluster.env,
     )
     t_slurm = time.monotonic() - t1
-    print(f"[slurm] local run of the {len(TARGETS)} tables: {t_local:.1f} s; SLURM run: {t_slurm:.1f} s")
+    print(f"[slurm] SLURM run of the {len(TARGETS)} tables: {t_slurm:.1f} s")
     assert rc == 0, out[-6000:] + "\n" + cluster.logs()
 
     # the jobs really went through SLURM (finished jobs stay listed for MinJobAge = 600 s)
@@ -170,4 +162,4 @@ def test_smoke_tables_identical_on_slurm(cluster, tmp_path):
     assert "localrule aggregate" in out  # short rules stayed on the submitting host
 
     for rel in TARGETS:
-        assert (local / rel).read_bytes() == (remote / rel).read_bytes(), rel
+        assert (smoke_run / rel).read_bytes() == (remote / rel).read_bytes(), rel

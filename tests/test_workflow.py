@@ -1,6 +1,5 @@
-"""The Snakemake pipeline on the smoke tier, run from a temporary copy of the repository."""
+"""The Snakemake pipeline on the smoke tier (one run shared by the session: conftest.smoke_run)."""
 
-import csv
 import hashlib
 import json
 import os
@@ -11,44 +10,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import DETERMINISTIC_TABLES, ROOT, copy_repo, snakemake
 
-ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.workflow
-IGNORE = shutil.ignore_patterns(
-    ".venv",
-    ".git",
-    "results",
-    "results-*",
-    ".snakemake",
-    "__pycache__",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".hypothesis",
-)
-DETERMINISTIC_TABLES = [
-    "sim_upper",
-    "sim_lower",
-    "sim_baselines",
-    "sim_spearman",
-    "bounds_upper",
-    "worst_case",
-    "lower_curves",
-    "lower_hc",
-    "lower_abg",
-    "lower_frequencies",
-    "bound_comparison",
-]
-
-
-def copy_repo(dst: Path) -> Path:
-    shutil.copytree(ROOT, dst, ignore=IGNORE)
-    return dst
-
-
-def snakemake(cwd: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "snakemake", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
-    )
 
 
 def expected_outputs(repo: Path) -> list[str]:
@@ -56,14 +20,6 @@ def expected_outputs(repo: Path) -> list[str]:
     p = snakemake(repo, "--configfile", "config/smoke.yaml", "--summary")
     assert p.returncode == 0, p.stderr[-3000:]
     return [line.split("\t")[0] for line in p.stdout.splitlines()[1:] if line.strip()]
-
-
-@pytest.fixture(scope="module")
-def smoke_run(tmp_path_factory):
-    repo = copy_repo(tmp_path_factory.mktemp("smoke") / "repo")
-    p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "2")
-    assert p.returncode == 0, p.stderr[-4000:]
-    return repo
 
 
 def test_lint_is_clean():
@@ -89,18 +45,27 @@ def test_every_output_exists_and_figures_dir_untouched(smoke_run):
     )
 
 
-def test_claims_pass(smoke_run):
-    with open(smoke_run / "results-smoke" / "claims.csv", newline="") as f:
-        rows = list(csv.DictReader(f))
-    assert len(rows) > 20
-    claims = {r["claim"] for r in rows}
-    for needle in ("Lemma 6.1", "Theorem 3.1", "Corollary 3.2", "Lower bound", "Spearman", "Section 4"):
-        assert any(needle in c for c in claims), needle
-    # the smoke tier is the all-PASS fixture (the greedy comparison, a genuine FAIL of the
-    # default tier, is pinned by tests/test_claims.py instead)
-    bad = [r for r in rows if r["verdict"] != "PASS"]
-    assert not bad, [(r["claim"], r["cell"], r["verdict"], r["value"], r["bound"]) for r in bad]
-    assert all(r["config_digest"] for r in rows)
+def test_run_ends_with_the_verdict_summary_and_strict_fails_on_a_fail(smoke_run, tmp_path):
+    """A completed run ends with the verdict summary (and what changed since the previous run of
+    the tier); exit status 0 whatever the verdicts, unless --config strict=true and a claim of the
+    paper FAILs (made false by an impossible threshold: reruns the claims step and its readers)."""
+    repo = tmp_path / "repo"
+    shutil.copytree(smoke_run, repo, symlinks=True)
+    p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "1", "--forcerun", "manifest")
+    assert p.returncode == 0, p.stderr[-3000:]
+    tail = p.stderr.strip().splitlines()[-6:]
+    assert any(line.startswith("Claims of the paper:") and "PASS" in line for line in tail), tail
+    assert "Changed since the previous run: none" in tail, tail
+    cfg = yaml.safe_load((repo / "config" / "smoke.yaml").read_text())
+    cfg["claims"]["bound_growth_floor"] = 100.0  # ratio/claimed factor 100x its first value
+    (repo / "config" / "impossible.yaml").write_text(yaml.safe_dump(cfg))
+    impossible = ("--configfile", "config/impossible.yaml", "--cores", "1")
+    p = snakemake(repo, *impossible)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert "Changed since the previous run: sec4.hedge PASS -> FAIL" in p.stderr, p.stderr[-2000:]
+    p = snakemake(repo, *impossible, "--forcerun", "manifest", "--config", "strict=true")
+    assert p.returncode == 1, p.stderr[-3000:]
+    assert "strict: claims of the paper FAIL: sec4.hedge" in p.stderr
 
 
 def planned_jobs(repo: Path, *args: str) -> dict[str, int]:
@@ -132,10 +97,19 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, tmp_path):
             os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
 
     # a figure script: that figure only (and the manifest that hashes it)
-    assert edited("workflow/scripts/figures/exponents.py") == {"figure_exponents": 1, "manifest": 1, "all": 1}
-    # a leaf module: its steps, not the simulations
+    assert edited("workflow/scripts/figures/exponents.py") == {"figure": 1, "manifest": 1, "all": 1}
+    # a leaf module: the tables it makes and what reads them, not the simulations
     jobs = edited("src/onlinerank/worst_case.py")
-    assert jobs.get("worst_case_table") == 1 and "simulate" not in jobs
+    assert jobs.get("table") == 1 and "simulate" not in jobs and jobs.get("claims") == 1
+    # the claims package: the claims step and what reads claims.json, nothing upstream
+    assert edited("src/onlinerank/claims/lower.py") == {"claims": 1, "figure": 1, "manifest": 1, "all": 1}
+    # a new plug-in module that no cell uses: nothing at all
+    new = smoke_run / "src" / "onlinerank" / "adversaries" / "nobody_uses_me.py"
+    new.write_text('"""An adversary module no config uses."""\n')
+    try:
+        assert planned_jobs(smoke_run, *smoke) == {}
+    finally:
+        new.unlink()
     # a core module: every simulation
     jobs = edited("src/onlinerank/feedback.py")
     assert jobs["simulate"] == sum(1 for _ in (smoke_run / "results-smoke" / "sim").rglob("*.npz"))
@@ -148,7 +122,7 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, tmp_path):
     groups = len(kchoice["adversaries"]) * len(kchoice["n"]) * len(kchoice["k"])
     blocks = -(-kchoice["replicates"] // cfg["upper"]["block_size"])
     assert jobs["simulate"] == groups * blocks
-    assert jobs["aggregate"] == 1 and jobs["claims_upper"] == 1
+    assert jobs["aggregate"] == 1 and jobs["claims"] == 1
 
 
 def test_manifest_hashes_match(smoke_run):
@@ -184,7 +158,7 @@ def test_sigkill_mid_job_then_rerun_gives_identical_tables(smoke_run, tmp_path):
     import signal
     import time
 
-    from onlinerank.experiments import load_results
+    from onlinerank.io import load_results
 
     repo = copy_repo(tmp_path / "repo2")
     res = repo / "results-smoke"
@@ -234,7 +208,8 @@ def test_tables_bit_identical_across_cores_and_block_orders(smoke_run, tmp_path)
     """Sharding: every replicate block simulated one after the other in *reversed* order in one
     process (one core; the code the simulate rule runs), then the tables by Snakemake with one
     core, give the tables of smoke_run (two cores, Snakemake's order)."""
-    from onlinerank.experiments import STAGES, groups_of, run_group_block, save_results
+    from onlinerank.cells import STAGES, groups_of, run_group_block
+    from onlinerank.io import save_results
 
     repo = copy_repo(tmp_path / "repo3")
     config = yaml.safe_load((repo / "config" / "smoke.yaml").read_text())

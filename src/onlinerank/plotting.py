@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import csv
 import os
-import tempfile
 from pathlib import Path
+
+from .io import atomic_path, read_table
 
 __all__ = [
     "use_style",
@@ -15,6 +15,7 @@ __all__ = [
     "SAMPLER_STYLE",
     "plain_log_axis",
     "figure_context",
+    "figure_tables",
     "finish",
 ]
 
@@ -95,44 +96,31 @@ def stamp(fig, config_digest: str, commit: str) -> None:
 
 
 def save_figure(fig, *paths: str | os.PathLike) -> None:
-    """Save to each path atomically (temp file + rename), format from the suffix."""
+    """Save to each path atomically (:func:`onlinerank.io.atomic_path`), format from the suffix."""
     for p in paths:
-        p = Path(p)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.stem}.", suffix=p.suffix)
-        os.close(fd)
-        try:
-            fig.savefig(tmp, metadata={"CreationDate": None} if p.suffix == ".pdf" else None)
-            os.replace(tmp, p)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-
-
-def read_table(path: str | os.PathLike) -> list[dict]:
-    """Read a tidy CSV; numeric-looking fields become floats/ints."""
-
-    def conv(v: str):
-        try:
-            return int(v)
-        except ValueError:
-            try:
-                return float(v)
-            except ValueError:
-                return {"True": True, "False": False}.get(v, v)
-
-    with open(path, newline="") as f:
-        return [{k: conv(v) for k, v in row.items()} for row in csv.DictReader(f)]
+        with atomic_path(p) as tmp:
+            fig.savefig(
+                tmp,
+                format=Path(p).suffix[1:],
+                metadata={"CreationDate": None} if str(p).endswith(".pdf") else None,
+            )
 
 
 def figure_context(snakemake):
-    """Common start of a figure script: style, logger, config digest and commit for the stamp."""
-    from .experiments import config_digest
-    from .provenance import git_commit
+    """Common start of a figure script: style, config digest and commit for the stamp."""
+    from .provenance import config_digest, git_commit
 
     use_style()
     return config_digest(snakemake.config), git_commit()
+
+
+def figure_tables(snakemake) -> dict[str, list[dict]]:
+    """The tables of a figure job, by name (the ``figure`` rule passes their names as
+    ``params.tables`` in the order of ``input.tables``)."""
+    return {
+        name: read_table(path)
+        for name, path in zip(snakemake.params.tables, snakemake.input.tables, strict=True)
+    }
 
 
 def finish(fig, snakemake, digest: str, commit: str) -> None:

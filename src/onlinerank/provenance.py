@@ -8,7 +8,7 @@ import os
 import subprocess
 from pathlib import Path
 
-__all__ = ["git_commit", "sha256_file", "manifest"]
+__all__ = ["config_digest", "git_commit", "sha256_file", "manifest"]
 
 
 def git_commit(cwd: str | os.PathLike | None = None) -> str:
@@ -56,3 +56,11 @@ def manifest(paths: list[str], config_digest: str, commit: str) -> str:
         )
         + "\n"
     )
+
+
+def config_digest(config: dict) -> str:
+    """Short sha256 of the canonical JSON of the config (provenance).  ``strict`` is left out: it
+    decides the exit status of a run, not its results."""
+    config = {k: v for k, v in config.items() if k != "strict"}
+    text = json.dumps(config, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]

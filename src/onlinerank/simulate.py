@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -26,6 +25,7 @@ from .game import Game
 from .hindsight import hindsight_loss
 from .learners import Learner
 from .logweights import LogWeights
+from .results import SimResult
 from .seeding import draw_seeds, replicate_keys, replicate_streams
 
 __all__ = ["checkpoints", "SimResult", "simulate", "exact_expected_regret"]
@@ -37,31 +37,6 @@ def checkpoints(T: int, K: int) -> np.ndarray:
         raise ValueError(f"need T >= 1 and K >= 1, got T={T}, K={K}")
     t = np.unique(np.round(np.geomspace(1, T, num=K)).astype(np.int64))
     return t if t[-1] == T else np.append(t, T)
-
-
-@dataclass
-class SimResult:
-    """Arrays at checkpoints ``t`` (K,): cumulative realised pairwise loss ``loss`` (R, K),
-    cumulative exact expected loss ``exp_loss`` (R, K; NaN if the learner has none), hindsight
-    optimum ``best`` (R, K).  ``regret = exp_loss - best`` (exact in the learner's randomness)."""
-
-    t: np.ndarray
-    loss: np.ndarray
-    exp_loss: np.ndarray
-    best: np.ndarray
-    reps: np.ndarray
-    meta: dict = field(default_factory=dict)
-    #: optional per-checkpoint metrics from ``adversary.checkpoint_metrics(learner)``, name -> (R, K)
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def regret(self) -> np.ndarray:
-        """Expected regret (exact over the learner's randomness) per replicate, (R, K)."""
-        return self.exp_loss - self.best
-
-    @property
-    def realised_regret(self) -> np.ndarray:
-        return self.loss - self.best
 
 
 def simulate(

@@ -1,48 +1,72 @@
-# Shared definitions: output locations and the package sources every computing rule depends on
-# (Snakemake does not see Python imports, so the package files are declared as inputs).
+# Shared definitions: output locations, the stages present in the config, and the code each step
+# depends on (Snakemake does not see Python imports: `code` lists the package modules a script
+# imports, transitively, so editing a module reruns exactly the steps that use it).
 
-import glob
-import os
-
-from onlinerank.experiments import (
-    STAGES,
-    config_digest,
-    group_digest,
-    groups_of,
-    section_digest,
-)
+from onlinerank.cells import STAGES, groups_of
+from onlinerank.claims import stages_of
+from onlinerank.config import group_digest, section_digest
+from onlinerank.provenance import config_digest
+from onlinerank.pipeline import code_inputs, module_file
+from onlinerank.tables import TABLE_STAGE, TABLES
 
 RES = config.get("results_dir", "results")
 FIG = config.get("figures_dir", "figures")
 # claims, figures and the manifest stamp this digest: as their params it reruns them on any
 # config change; computing steps have narrower params (group_digest, section_digest)
 CONFIG_DIGEST = config_digest(config)
-_SRC = os.path.join(workflow.basedir, "src", "onlinerank")
-# modules used by one kind of step only; every other module is "core" (the simulation engine)
-LEAF_MODULES = ["claims", "comparison", "cli", "lower_tables", "lowerbound", "plotting",
-                "provenance", "timing", "worst_case"]
-PKG_CORE = sorted(
-    p
-    for p in glob.glob(os.path.join(_SRC, "**", "*.py"), recursive=True)
-    if os.path.splitext(os.path.relpath(p, _SRC))[0] not in LEAF_MODULES
-)
+#: config sections present: a stage absent from the config is not run
+PRESENT = stages_of(config)
+SIM_STAGES = [s for s in STAGES if s in PRESENT]
+SCRIPTS = os.path.join(workflow.basedir, "workflow", "scripts")
 
 
-def pkg(*leaves):
-    """Package sources a step depends on: the core plus the named leaf modules."""
-    return PKG_CORE + [os.path.join(_SRC, f"{m}.py") for m in leaves]
+SRC = os.path.join(workflow.basedir, "src", "onlinerank")
 
 
-PKG = pkg()
+def code(script, *modules):
+    """Code inputs of a step (paths relative to the repository): its script and the package
+    modules it imports (transitively).  With ``modules`` (a dispatching script such as the table
+    rule's) the script's own imports are replaced by those modules' and the file writers'."""
+    path = os.path.join(SCRIPTS, script)
+    if not modules:
+        return code_inputs(path, root=workflow.basedir)
+    extra = [module_file(f"onlinerank.{m}", SRC) for m in ("io", "pipeline", *modules)]
+    return code_inputs(*extra, root=workflow.basedir, leaves=(path,))
+
+
+def simulate_code(group):
+    """A simulate job's code: the engine and the modules of the learners and adversary its cells
+    use (adding a plug-in module reruns only the cells that use it)."""
+    from onlinerank.adversaries import ADVERSARIES
+    from onlinerank.cells import find_group
+    from onlinerank.learners import LEARNERS
+
+    cells = find_group(config, group)
+    classes = {LEARNERS[config["learners"][c.learner]["name"]] for c in cells}
+    classes.add(ADVERSARIES[config["adversaries"][cells[0].adversary]["name"]])
+    modules = [module_file(cls.__module__, SRC) for cls in classes]
+    return code_inputs(os.path.join(SCRIPTS, "simulate.py"), *modules, root=workflow.basedir)
 
 
 wildcard_constraints:
     cell=r"[^/]+/[^/]+/[^/]+/[^/]+",
     block=r"\d+",
     stage="|".join(STAGES),
+    table="|".join(TABLES),
 
 
 def block_files(stage):
     """One file per (job directory, replicate block); a job simulates every T of its grid point."""
-    return [f"{RES}/sim/{g}/b{b}.npz" for g, cells in groups_of(config, stage).items()
-            for b in range(cells[0].blocks)]
+    return [
+        f"{RES}/sim/{g}/b{b}.npz"
+        for g, cells in groups_of(config, stage).items()
+        for b in range(cells[0].blocks)
+    ]
+
+
+def claims_epilogue(config):
+    """After a successful run: the verdict summary as the last lines (and, with
+    `--config strict=true`, a non-zero exit if a claim of the paper FAILs)."""
+    from onlinerank.claims.console import epilogue
+
+    epilogue(rules.claims.output.json, f"{RES}/.claims_previous.json", strict=bool(config.get("strict", False)))

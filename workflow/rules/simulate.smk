@@ -1,9 +1,9 @@
-# Generic simulation stages: one job per (cell, replicate block); one tidy table per stage.
+# Simulation stages: one job per (grid point, replicate block); one tidy table per stage.
 
 
 rule simulate:
     input:
-        code=PKG,
+        code=lambda wc: simulate_code(wc.cell),
     params:
         spec=lambda wc: group_digest(config, wc.cell),
     output:
@@ -19,11 +19,9 @@ rule simulate:
 rule aggregate:
     input:
         blocks=lambda wc: block_files(wc.stage),
-        code=PKG,
+        code=code("aggregate.py"),
     params:
-        spec=lambda wc: section_digest(
-            config, wc.stage, "learners", "adversaries", "seed", "checkpoints"
-        ),
+        spec=lambda wc: section_digest(config, wc.stage, "learners", "adversaries", "seed", "checkpoints"),
     output:
         f"{RES}/tables/sim_{{stage}}.csv",
     log:

@@ -1,14 +1,14 @@
 """Aggregate the replicate blocks of every cell of a stage into one tidy CSV."""
 
-import sys
-from pathlib import Path
+from onlinerank.io import write_csv
+from onlinerank.pipeline import run
+from onlinerank.tables import aggregate_stage
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import setup_log  # noqa: E402
 
-from onlinerank.experiments import aggregate_stage, write_csv  # noqa: E402
+def main(log):
+    rows = aggregate_stage(snakemake.config, snakemake.wildcards.stage, list(snakemake.input.blocks))
+    write_csv(snakemake.output[0], rows)
+    log.info("%d rows", len(rows))
 
-log = setup_log(snakemake)
-rows = aggregate_stage(snakemake.config, snakemake.wildcards.stage, list(snakemake.input.blocks))
-write_csv(snakemake.output[0], rows)
-log.info("%d rows", len(rows))
+
+run(snakemake, main)

@@ -1,25 +1,15 @@
-"""Merge the claims of every stage into results/claims.csv and render figures/claims.md."""
+"""Every claim of the registry evaluated on the tables: figures/claims.json (validated against its
+schema), claims.md, results/claims.csv and the report's first page."""
 
-import sys
-from pathlib import Path
+from onlinerank.claims.console import write_claims
+from onlinerank.pipeline import run
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import setup_log  # noqa: E402
 
-from onlinerank.claims import claims_markdown  # noqa: E402
-from onlinerank.experiments import atomic_write_text, config_digest, write_csv  # noqa: E402
-from onlinerank.plotting import read_table  # noqa: E402
-from onlinerank.provenance import git_commit  # noqa: E402
+def main(log):
+    tables = dict(zip(snakemake.params.tables, snakemake.input.tables, strict=True))
+    doc = write_claims(tables, snakemake.config, snakemake.output)
+    for line in doc["summary"]:
+        log.info(line)
 
-log = setup_log(snakemake)
-digest = config_digest(snakemake.config)
-rows = []
-for path in snakemake.input.parts:
-    for r in read_table(path):
-        r["note"] = "" if r.get("note") in (None, "") else str(r["note"])
-        r["figure"] = "" if r.get("figure") in (None, "") else str(r["figure"])
-        rows.append(r)
-write_csv(snakemake.output.csv, [{**r, "config_digest": digest} for r in rows])
-atomic_write_text(snakemake.output.md, claims_markdown(rows, digest, git_commit()))
-bad = [r for r in rows if r["verdict"] != "PASS"]
-log.info("%d claims rows, %d not PASS", len(rows), len(bad))
+
+run(snakemake, main)

@@ -1,14 +1,15 @@
 """The paper's route (§4.4): alpha + beta + gamma (an upper bound on E[L*]) for several j, against
 the exact E[L*]; and the implied regret lower bound against the exact regret and kappa(j)."""
 
+import matplotlib.pyplot as plt
 import numpy as np
 
-from onlinerank.plotting import figure_context, finish, read_table
+from onlinerank.plotting import figure_context, figure_tables, finish
 
 digest, commit = figure_context(snakemake)
-import matplotlib.pyplot as plt  # noqa: E402
+tables = figure_tables(snakemake)
 
-rs = sorted(read_table(snakemake.input.abg), key=lambda r: r["j"])
+rs = sorted(tables["lower_abg"], key=lambda r: r["j"])
 j = np.array([r["j"] for r in rs])
 n, k, T = rs[0]["n"], rs[0]["k"], rs[0]["T"]
 fig, (a1, a2) = plt.subplots(1, 2, figsize=(9.5, 3.8))

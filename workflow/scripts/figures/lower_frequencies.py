@@ -1,14 +1,15 @@
 """Histogram of one item's frequency over Monte Carlo sequences of the random adversary against
 the Binomial(T, k/n) pmf (sampled: the histogram; exact: the pmf)."""
 
+import matplotlib.pyplot as plt
 import numpy as np
 
-from onlinerank.plotting import figure_context, finish, read_table
+from onlinerank.plotting import figure_context, figure_tables, finish
 
 digest, commit = figure_context(snakemake)
-import matplotlib.pyplot as plt  # noqa: E402
+tables = figure_tables(snakemake)
 
-rs = read_table(snakemake.input.frequencies)
+rs = tables["lower_frequencies"]
 x = np.array([r["x"] for r in rs])
 r0 = rs[0]
 fig, ax = plt.subplots(figsize=(6.4, 4.0))

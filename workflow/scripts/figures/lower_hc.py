@@ -3,14 +3,15 @@ all T >= T0 (THEORY §4.5 d), with the explicit Hölder h(n) = n/2 and least-squ
 
 from collections import defaultdict
 
+import matplotlib.pyplot as plt
 import numpy as np
 
-from onlinerank.plotting import figure_context, finish, read_table
+from onlinerank.plotting import figure_context, figure_tables, finish
 
 digest, commit = figure_context(snakemake)
-import matplotlib.pyplot as plt  # noqa: E402
+tables = figure_tables(snakemake)
 
-rows = [r for r in read_table(snakemake.input.hc) if r["h_c"] >= 0]
+rows = [r for r in tables["lower_hc"] if r["h_c"] >= 0]
 by_c = defaultdict(list)
 for r in rows:
     by_c[r["c"]].append(r)

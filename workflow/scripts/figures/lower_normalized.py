@@ -3,15 +3,16 @@ its corrected form, the limit constant, and Monte Carlo points of every learner 
 
 from collections import defaultdict
 
+import matplotlib.pyplot as plt
 import numpy as np
 
-from onlinerank.plotting import figure_context, finish, plain_log_axis, read_table
+from onlinerank.plotting import figure_context, figure_tables, finish, plain_log_axis
 
 digest, commit = figure_context(snakemake)
-import matplotlib.pyplot as plt  # noqa: E402
+tables = figure_tables(snakemake)
 
-curves = read_table(snakemake.input.curves)
-sim = [r for r in read_table(snakemake.input.sim) if r["metric"] == "regret" and r["t"] == r["T"]]
+curves = tables["lower_curves"]
+sim = [r for r in tables["sim_lower"] if r["metric"] == "regret" and r["t"] == r["T"]]
 ks = sorted({r["k"] for r in curves})
 fig, axes = plt.subplots(1, len(ks), figsize=(4.2 * len(ks) + 0.5, 3.9), squeeze=False)
 colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]

@@ -4,18 +4,19 @@ explicit lower bounds (a) Hölder, (b) sharp-rate, (c) Berry–Esseen; upper/low
 
 from collections import defaultdict
 
+import matplotlib.pyplot as plt
 import numpy as np
 
 from onlinerank.lowerbound import UPPER_LOWER_RATIO
-from onlinerank.plotting import figure_context, finish, plain_log_axis, read_table
+from onlinerank.plotting import figure_context, figure_tables, finish, plain_log_axis
 
 digest, commit = figure_context(snakemake)
-import matplotlib.pyplot as plt  # noqa: E402
+tables = figure_tables(snakemake)
 
-curves = read_table(snakemake.input.curves)
+curves = tables["lower_curves"]
 upper = [
     r
-    for r in read_table(snakemake.input.upper)
+    for r in tables["sim_upper"]
     if r["metric"] == "regret" and r["t"] == r["T"] and r["family"] in ("single", "kchoice")
 ]
 worst = defaultdict(dict)

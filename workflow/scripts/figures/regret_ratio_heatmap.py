@@ -4,15 +4,16 @@ one panel per family, for the adversary that reaches the largest ratio in that f
 import math
 from collections import defaultdict
 
+import matplotlib.pyplot as plt
 import numpy as np
 
 from onlinerank import bounds as B
-from onlinerank.plotting import figure_context, finish, read_table
+from onlinerank.plotting import figure_context, figure_tables, finish
 
 digest, commit = figure_context(snakemake)
-import matplotlib.pyplot as plt  # noqa: E402
+tables = figure_tables(snakemake)
 
-rows = [r for r in read_table(snakemake.input.table) if r["metric"] == "regret" and r["t"] == r["T"]]
+rows = [r for r in tables["sim_upper"] if r["metric"] == "regret" and r["t"] == r["T"]]
 for r in rows:
     r["ratio"] = r["mean"] / float(B.theorem31_sharp(r["n"], r["T"], r["M"], r["eta"]))
 fams = defaultdict(list)

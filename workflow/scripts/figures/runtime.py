@@ -5,15 +5,16 @@ draw), drawn hollow.  Right panel: PermELearn's time per Sinkhorn sweep.  Wall-c
 
 from collections import defaultdict
 
+import matplotlib.pyplot as plt
 import numpy as np
 
-from onlinerank.plotting import figure_context, finish, learner_style, plain_log_axis, read_table
+from onlinerank.plotting import figure_context, figure_tables, finish, learner_style, plain_log_axis
 from onlinerank.timing import fit_exponent
 
 digest, commit = figure_context(snakemake)
-import matplotlib.pyplot as plt  # noqa: E402
+tables = figure_tables(snakemake)
 
-rows = read_table(snakemake.input.table)
+rows = tables["runtime"]
 nmin = snakemake.config["runtime"].get("fit_min_n", 100)
 learners = snakemake.config["learners"]
 

@@ -3,14 +3,15 @@ the learner's marginals; FPL's from Monte Carlo), per cell with a Mallows advers
 
 from collections import defaultdict
 
+import matplotlib.pyplot as plt
 import numpy as np
 
-from onlinerank.plotting import figure_context, finish, learner_style, plain_log_axis, read_table
+from onlinerank.plotting import figure_context, figure_tables, finish, learner_style, plain_log_axis
 
 digest, commit = figure_context(snakemake)
-import matplotlib.pyplot as plt  # noqa: E402
+tables = figure_tables(snakemake)
 
-rows = [r for r in read_table(snakemake.input.table) if r["metric"] == "spearman_centre"]
+rows = [r for r in tables["sim_spearman"] if r["metric"] == "spearman_centre"]
 learners = snakemake.config["learners"]
 advs = snakemake.config["adversaries"]
 panels = defaultdict(list)

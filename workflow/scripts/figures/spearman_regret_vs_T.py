@@ -1,11 +1,12 @@
 """Spearman rank aggregation: regret vs T for OnlineRank (both samplers), FPL and PermELearn on
 the same permutation streams, with the Spearman bound n^2 sqrt((n^2-1) T ln2 / 12)."""
 
-from onlinerank.plotting import figure_context, finish, read_table, regret_panels
+from onlinerank.plotting import figure_context, figure_tables, finish, regret_panels
 
 digest, commit = figure_context(snakemake)
-bnd = {(r["family"], r["n"], r["k"], r["T"]): r for r in read_table(snakemake.input.bounds)}
-rows = [r for r in read_table(snakemake.input.table) if r["family"] == "spearman"]
+tables = figure_tables(snakemake)
+bnd = {(r["family"], r["n"], r["k"], r["T"]): r for r in tables["bounds_spearman"]}
+rows = [r for r in tables["sim_spearman"] if r["family"] == "spearman"]
 fig = regret_panels(
     rows,
     bnd,

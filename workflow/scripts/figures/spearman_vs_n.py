@@ -3,17 +3,18 @@ the Spearman bound and an n^3 reference."""
 
 from collections import defaultdict
 
+import matplotlib.pyplot as plt
 import numpy as np
 
 from onlinerank import bounds as B
-from onlinerank.plotting import figure_context, finish, learner_style, plain_log_axis, read_table
+from onlinerank.plotting import figure_context, figure_tables, finish, learner_style, plain_log_axis
 
 digest, commit = figure_context(snakemake)
-import matplotlib.pyplot as plt  # noqa: E402
+tables = figure_tables(snakemake)
 
 rows = [
     r
-    for r in read_table(snakemake.input.table)
+    for r in tables["sim_spearman"]
     if r["family"] == "spearman" and r["metric"] == "regret" and r["t"] == r["T"]
 ]
 learners = snakemake.config["learners"]

@@ -3,14 +3,15 @@ against T, with Theorem 3.1 (paper form and sharp form at the same eta)."""
 
 from collections import defaultdict
 
+import matplotlib.pyplot as plt
 import numpy as np
 
-from onlinerank.plotting import figure_context, finish, plain_log_axis, read_table
+from onlinerank.plotting import figure_context, figure_tables, finish, plain_log_axis
 
 digest, commit = figure_context(snakemake)
-import matplotlib.pyplot as plt  # noqa: E402
+tables = figure_tables(snakemake)
 
-rows = read_table(snakemake.input.table)
+rows = tables["worst_case"]
 groups = defaultdict(list)
 for r in rows:
     groups[(r["family"], r["n"], r["k"])].append(r)

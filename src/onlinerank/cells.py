@@ -1,0 +1,178 @@
+"""From a pipeline config to experiment cells and replicate blocks, and running one block.
+
+A *cell* is one (stage, experiment, adversary, learner, family, n, k, T); its replicates are split
+into blocks of ``block_size``.  One job simulates one block of every cell of a *group* (all
+learners and horizons T of one grid point of one experiment), so the number of jobs depends only
+on the config, never on the cores.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .adversaries import make_adversary
+from .game import Game
+from .learners import make_learner
+from .results import SimResult
+from .simulate import simulate
+
+__all__ = [
+    "STAGES",
+    "Cell",
+    "spec_params",
+    "cell_game",
+    "cells_of",
+    "stage_cells",
+    "groups_of",
+    "find_group",
+    "run_block",
+    "run_group_block",
+]
+
+#: simulation stages of the pipeline: each has ``block_size`` and ``experiments`` in the config
+STAGES = ("upper", "lower", "baselines", "spearman")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One experiment cell; ``path`` is its directory below ``results/sim``."""
+
+    stage: str
+    experiment: str
+    adversary: str
+    learner: str
+    family: str
+    n: int
+    k: int
+    T: int
+    replicates: int
+    block_size: int
+    sample: bool = True
+
+    @property
+    def path(self) -> str:
+        return (
+            f"{self.stage}/{self.experiment}/{self.adversary}/{self.learner}/"
+            f"{self.family}_n{self.n}_k{self.k}_T{self.T}"
+        )
+
+    @property
+    def group(self) -> str:
+        """The job directory: one job simulates every learner and horizon T of a grid point
+        (Python and numba start-up dominate small cells, so cells are batched per job)."""
+        return f"{self.stage}/{self.experiment}/{self.adversary}/{self.family}_n{self.n}_k{self.k}"
+
+    @property
+    def blocks(self) -> int:
+        return math.ceil(self.replicates / self.block_size)
+
+    def block_range(self, b: int) -> tuple[int, int]:
+        lo = b * self.block_size
+        return lo, min(self.replicates, lo + self.block_size)
+
+    @property
+    def stream_names(self) -> tuple:
+        """Names of the adversary's random streams: shared by every learner of the cell."""
+        return (self.stage, self.experiment, self.adversary, self.family, self.n, self.k, self.T)
+
+    def game(self, M: float | None = None) -> Game:
+        return Game(n=self.n, T=self.T, family=self.family, k=self.k, M=M)
+
+
+def spec_params(spec: dict) -> dict:
+    """Constructor parameters of a learner/adversary spec (everything but its ``name``)."""
+    return {k: v for k, v in spec.items() if k != "name"}
+
+
+def cell_game(config: dict, cell: Cell) -> Game:
+    """The cell's :class:`Game`; graded feedback takes M from its adversary (``adv.M(n)``)."""
+    M = None
+    if cell.family == "graded":
+        aspec = config["adversaries"][cell.adversary]
+        M = float(make_adversary(aspec["name"], **spec_params(aspec)).M(cell.n))
+    return cell.game(M)
+
+
+def cells_of(config: dict, stage: str = "upper") -> list[Cell]:
+    """All cells of a stage, in a fixed order."""
+    sec = config.get(stage) or {}
+    bs = int(sec.get("block_size", 32))
+    cells = []
+    for ex in sec.get("experiments", []):
+        for adv in ex["adversaries"]:
+            for lrn in ex["learners"]:
+                for n in ex["n"]:
+                    for k in ex.get("k", [1]):
+                        for T in ex["T"]:
+                            cells.append(
+                                Cell(
+                                    stage,
+                                    ex["name"],
+                                    adv,
+                                    lrn,
+                                    ex["family"],
+                                    int(n),
+                                    int(k),
+                                    int(T),
+                                    int(ex["replicates"]),
+                                    bs,
+                                    bool(ex.get("sample", True)),
+                                )
+                            )
+    return cells
+
+
+def stage_cells(config: dict) -> dict[str, list[Cell]]:
+    """Cells of every configured stage."""
+    return {s: cells_of(config, s) for s in STAGES if config.get(s)}
+
+
+def groups_of(config: dict, stage: str) -> dict[str, list[Cell]]:
+    """Cells of a stage grouped by job directory (all horizons T of one grid point), T-sorted."""
+    out: dict[str, list[Cell]] = {}
+    for c in cells_of(config, stage):
+        out.setdefault(c.group, []).append(c)
+    return out
+
+
+def find_group(config: dict, group: str) -> list[Cell]:
+    """The cells of job directory ``group`` (raises ``KeyError`` if the config has none)."""
+    stage = group.split("/", 1)[0]
+    if stage in STAGES:
+        cells = groups_of(config, stage).get(group)
+        if cells:
+            return cells
+    raise KeyError(f"no cells {group!r} in the config")
+
+
+def run_block(config: dict, cell: Cell, block: int, progress=None) -> SimResult:
+    """Simulate replicates of block ``block`` of ``cell``."""
+    lspec = config["learners"][cell.learner]
+    aspec = config["adversaries"][cell.adversary]
+    learner = make_learner(lspec["name"], **spec_params(lspec))
+    adversary = make_adversary(aspec["name"], **spec_params(aspec))
+    lo, hi = cell.block_range(block)
+    res = simulate(
+        learner,
+        adversary,
+        cell_game(config, cell),
+        hi - lo,
+        seed=int(config["seed"]),
+        cell=cell.stream_names,
+        rep_start=lo,
+        learner_label=cell.learner,
+        K=int(config.get("checkpoints", 12)),
+        sample=cell.sample,
+        progress=progress,
+    )
+    res.meta.update(
+        {"cell": cell.path, "block": block, "learner_label": cell.learner, "adversary_label": cell.adversary}
+    )
+    return res
+
+
+def run_group_block(config: dict, group: str, block: int, progress=None) -> dict[tuple[str, int], SimResult]:
+    """Simulate block ``block`` of every cell (every learner and T) of job directory ``group``;
+    keys are (learner label, T)."""
+    return {(c.learner, c.T): run_block(config, c, block, progress) for c in find_group(config, group)}

@@ -1,0 +1,45 @@
+"""Every verdict is data: the claims of the paper, tested (ARCHITECTURE §1.7).
+
+* :mod:`.registry` — one entry per statement (stable id, section, statistic, threshold,
+  direction, test, tables read, learners it is about);
+* :mod:`.stats` — the intervals and the one verdict rule;
+* builders, one module per part of the paper: :mod:`.upper`, :mod:`.lower`, :mod:`.section4`,
+  :mod:`.spearman`, :mod:`.remarks`;
+* :mod:`.report` — the claims document (``claims.json``), its schema and its renderings.
+"""
+
+from . import lower, remarks, section4, spearman, upper  # noqa: F401  (register the builders)
+from .registry import REGISTRY, TABLE_STAGE, Claim, stages_of, validate_registry
+from .report import (
+    build_document,
+    claims_markdown,
+    document_json,
+    flat_rows,
+    summary_lines,
+    validate_document,
+)
+
+__all__ = [
+    "REGISTRY",
+    "TABLE_STAGE",
+    "Claim",
+    "build_document",
+    "claims_markdown",
+    "document_json",
+    "flat_rows",
+    "stages_of",
+    "summary_lines",
+    "tables_needed",
+    "validate_document",
+    "validate_registry",
+]
+
+
+def tables_needed(config) -> list[str]:
+    """Tables read by the claims whose stages are configured (inputs of the claims step)."""
+    present = stages_of(config)
+    out = set()
+    for c in REGISTRY.values():
+        if c.section != "not-tested" and set(c.stages) <= present:
+            out |= set(c.reads) | {t for t in c.optional if TABLE_STAGE[t] in present}
+    return sorted(out)

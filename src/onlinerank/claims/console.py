@@ -1,0 +1,120 @@
+"""The claims step's files and the end-of-run summary.
+
+:func:`write_claims` evaluates the registry on the tables and writes ``claims.json`` (validated
+against its schema), ``claims.md``, ``claims.csv`` and the report's first page (reStructuredText);
+:func:`epilogue` prints the verdict summary as the last lines of a run, with the claims whose
+verdict changed since the previous run of the same tier.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..io import atomic_write_text, read_table, write_csv
+from .report import (
+    FINDING_WORD,
+    build_document,
+    claims_markdown,
+    document_json,
+    flat_rows,
+    summary_lines,
+    validate_document,
+)
+
+__all__ = ["write_claims", "report_intro", "epilogue"]
+
+
+def _meta(config: Mapping) -> dict:
+    from ..provenance import config_digest, git_commit
+
+    meta = {"config_digest": config_digest(dict(config)), "commit": git_commit()}
+    try:
+        from ..provenance import versions
+    except ImportError:  # pragma: no cover - older provenance module
+        return meta
+    return {**meta, "versions": {k: str(v) for k, v in versions().items()}}
+
+
+def write_claims(table_paths: Mapping[str, str], config: Mapping, output) -> dict:
+    """Evaluate every claim on the tables at ``table_paths`` (name -> CSV) and write ``output.json``,
+    ``output.md``, ``output.csv`` and ``output.intro``; returns the document plus its summary lines
+    under ``"summary"`` (not written)."""
+    tables = {name: read_table(path) for name, path in table_paths.items()}
+    doc = build_document(tables, config, _meta(config))
+    text = document_json(doc)
+    validate_document(json.loads(text))
+    atomic_write_text(output.json, text)
+    atomic_write_text(output.md, claims_markdown(doc))
+    write_csv(output.csv, flat_rows(doc))
+    atomic_write_text(output.intro, report_intro(doc))
+    return {**doc, "summary": summary_lines(doc)}
+
+
+def _rst_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = [".. list-table::", "   :header-rows: 1", ""]
+    for r in [header, *rows]:
+        out.append("   * - " + r[0])
+        out += [f"     - {c}" for c in r[1:]]
+    return out + [""]
+
+
+def report_intro(doc: Mapping) -> str:
+    """The report's first page: what is verified, the verdict summary, where the cells are."""
+    meta = doc["meta"]
+    lines = [
+        "{% raw %}",
+        "Reproducible verification of Ailon, *Online Ranking: Discrete Choice, Spearman Correlation and "
+        "Other Feedback* (arXiv 1308.6797).",
+        "",
+        f"Config digest ``{meta.get('config_digest', '?')}``, commit ``{meta.get('commit', '?')}``.  "
+        + " ".join(summary_lines(doc)[:2]),
+        "",
+        "Verdicts of the claims of the paper",
+        "-----------------------------------",
+        "",
+    ]
+    rows = [
+        [f"``{c['id']}``", c["paper_ref"], c["title"], str(len(c["cells"])), f"**{c['verdict']}**"]
+        for c in doc["claims"]
+        if c["section"] == "paper"
+    ]
+    lines += _rst_table(["id", "where", "claim", "cells", "verdict"], rows)
+    lines += ["Findings beyond the paper (not verdicts on the paper)", "-" * 52, ""]
+    rows = [
+        [f"``{c['id']}``", c["title"], str(len(c["cells"])), FINDING_WORD.get(c["verdict"], c["verdict"])]
+        for c in doc["claims"]
+        if c["section"] == "beyond"
+    ]
+    lines += _rst_table(["id", "finding", "cells", "result"], rows)
+    lines += [
+        "PASS: the whole interval lies on the claim's side of its threshold; FAIL: on the other side; "
+        "INCONCLUSIVE: it straddles the threshold.  Each figure of this report sits under the claim it "
+        "supports (categories *Claims of the paper* and *Findings beyond the paper*); every cell, "
+        "interval and method is in ``claims.md`` and ``claims.json`` beside the figures.",
+        "{% endraw %}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def epilogue(json_path: str, previous_path: str, strict: bool = False) -> None:
+    """Print the verdict summary (and the changes since the previous run of this tier), remember
+    this run's verdicts; with ``strict`` exit non-zero when a claim of the paper FAILs."""
+    path = Path(json_path)
+    if not path.exists():
+        return
+    doc = json.loads(path.read_text())
+    prev_path = Path(previous_path)
+    previous = json.loads(prev_path.read_text()) if prev_path.exists() else None
+    lines = summary_lines(doc, previous)
+    print("\n".join(["", *lines]), file=sys.stderr, flush=True)
+    prev_path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, prev_path)
+    failed = [c["id"] for c in doc["claims"] if c["section"] == "paper" and c["verdict"] == "FAIL"]
+    if strict and failed:
+        print(f"strict: claims of the paper FAIL: {', '.join(failed)}", file=sys.stderr, flush=True)
+        sys.exit(1)

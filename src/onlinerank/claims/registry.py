@@ -1,0 +1,216 @@
+"""The claim registry: one entry per statement of the paper (and per finding beyond it).
+
+Every entry has a stable ``id`` (e.g. ``thm3.1``, ``cor3.2.single``, ``lemma6.1``), a ``section``
+(``paper``: a verdict on the paper's own statement; ``beyond``: a finding of this project, with
+its own test, never a verdict on the paper; ``not-tested``: a statement we cannot test, with the
+reason), where it is in the paper, the statistic, its threshold and direction, the test, the
+tables it reads and which learners it is about.  Thresholds are numbers in the entry or the
+names of config keys (documented in ``config/README.md``); both are fixed before any data.
+
+A builder turns the tables into *cells*: one value of the statistic with its interval and
+verdict (:func:`make_cell`, the one rule of :mod:`onlinerank.claims.stats`).  Builders are
+registered with :func:`claim`; statements without a test with :func:`not_tested`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..tables import SIM_COLUMNS, TABLE_COLUMNS, TABLE_STAGE
+from .stats import interval_verdict
+
+__all__ = [
+    "SECTIONS",
+    "TABLE_STAGE",
+    "SIM_COLUMNS",
+    "Claim",
+    "Context",
+    "REGISTRY",
+    "claim",
+    "not_tested",
+    "make_cell",
+    "config_value",
+    "stages_of",
+    "validate_registry",
+]
+
+SECTIONS = ("paper", "beyond", "not-tested")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One registered statement; see the module docstring."""
+
+    id: str
+    section: str
+    paper_ref: str
+    title: str
+    statement: str
+    statistic: str = ""
+    direction: str = ""
+    threshold: float | str | None = None
+    test: str = ""
+    reads: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: tables read when their stage is configured (the claim runs without them)
+    optional: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    about: str = ""
+    figures: tuple[str, ...] = ()
+    builder: Callable | None = None
+    reason: str = ""
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        """Config sections whose outputs this claim reads (absent section: the claim is not run)."""
+        return tuple(sorted({TABLE_STAGE[t] for t in self.reads}))
+
+
+REGISTRY: dict[str, Claim] = {}
+
+
+def _add(entry: Claim) -> Claim:
+    if entry.id in REGISTRY:
+        raise ValueError(f"duplicate claim id {entry.id!r}")
+    if entry.section not in SECTIONS:
+        raise ValueError(f"claim {entry.id}: section must be one of {SECTIONS}, got {entry.section!r}")
+    for t, cols in [*entry.reads.items(), *entry.optional.items()]:
+        if t not in TABLE_STAGE:
+            raise ValueError(f"claim {entry.id}: reads unknown table {t!r}")
+        missing = [c for c in cols if c not in TABLE_COLUMNS[t]]
+        if missing:
+            raise ValueError(f"claim {entry.id}: table {t!r} has no column(s) {', '.join(missing)}")
+    if entry.section != "not-tested" and entry.direction not in ("<=", ">="):
+        raise ValueError(f"claim {entry.id}: direction must be '<=' or '>=', got {entry.direction!r}")
+    REGISTRY[entry.id] = entry
+    return entry
+
+
+def claim(**fields) -> Callable[[Callable], Callable]:
+    """Decorator registering a builder ``fn(ctx) -> list[cell]`` under ``fields['id']``."""
+
+    def deco(fn: Callable) -> Callable:
+        _add(Claim(builder=fn, **fields))
+        return fn
+
+    return deco
+
+
+def not_tested(**fields) -> None:
+    """Register a statement of the paper that is not tested (``reason`` says why)."""
+    _add(Claim(section="not-tested", **fields))
+
+
+def config_value(config: Mapping, key: str):
+    """The config value at dotted ``key`` (e.g. ``claims.margins.lemma61``); KeyError if absent."""
+    node = config
+    for part in key.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            raise KeyError(key)
+        node = node[part]
+    return node
+
+
+def stages_of(config: Mapping) -> set[str]:
+    """The config sections present (a stage absent from the config is not run)."""
+    return {s for s in set(TABLE_STAGE.values()) if config.get(s)}
+
+
+def validate_registry(config: Mapping) -> None:
+    """Every registered claim whose stages are configured must find its threshold's config key;
+    raises ``ValueError`` naming the claim and the key (called before any job runs)."""
+    present = stages_of(config)
+    for c in REGISTRY.values():
+        if c.section == "not-tested" or not set(c.stages) <= present:
+            continue
+        if isinstance(c.threshold, str):
+            try:
+                v = config_value(config, c.threshold)
+            except KeyError:
+                raise ValueError(
+                    f"claim {c.id!r} needs the config key {c.threshold!r} (its threshold)"
+                ) from None
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+                raise ValueError(f"config error at {c.threshold}: claim {c.id!r} needs a number, got {v!r}")
+
+
+@dataclass
+class Context:
+    """What a builder sees: the claim, the tables it declared, the config, the level."""
+
+    claim: Claim
+    tables: Mapping[str, list[dict]]
+    config: Mapping
+    alpha: float
+
+    def table(self, name: str) -> list[dict]:
+        """Rows of a declared table; the declared columns must be present."""
+        declared = {**self.claim.optional, **self.claim.reads}
+        if name not in declared:
+            raise KeyError(f"claim {self.claim.id!r} did not declare the table {name!r}")
+        if name in self.claim.optional and name not in self.tables:
+            return []
+        rows = self.tables[name]
+        need = declared[name]
+        if rows:
+            missing = [c for c in need if c not in rows[0]]
+            if missing:
+                raise ValueError(f"claim {self.claim.id!r}: table {name!r} lacks columns {missing}")
+        return rows
+
+    def threshold(self) -> float:
+        """The claim's threshold as a number (resolving a config key)."""
+        t = self.claim.threshold
+        return float(config_value(self.config, t)) if isinstance(t, str) else float(t)
+
+    def setting(self, key: str, default=None):
+        try:
+            return config_value(self.config, key)
+        except KeyError:
+            if default is None:
+                raise
+            return default
+
+    def rng(self, *names) -> np.random.Generator:
+        """A named stream for this claim (bootstrap draws): ``(seed, "claims", id, *names)``."""
+        from ..seeding import stream
+
+        return stream(int(self.config.get("seed", 0)), "claims", self.claim.id, *names)
+
+    def learner_spec(self, label: str) -> dict:
+        return dict(self.config.get("learners", {}).get(label, {}))
+
+
+def make_cell(
+    ctx: Context,
+    label: str,
+    params: Mapping,
+    value: float,
+    lo: float,
+    hi: float,
+    *,
+    method: str,
+    threshold: float | None = None,
+    statistic: str | None = None,
+    reps: int = 0,
+    note: str = "",
+) -> dict:
+    """One cell of a claim: the statistic's value and interval, and the verdict by the one rule."""
+    thr = ctx.threshold() if threshold is None else float(threshold)
+    value, lo, hi = float(value), float(lo), float(hi)
+    return {
+        "cell": label,
+        "params": {k: (v.item() if isinstance(v, np.generic) else v) for k, v in params.items()},
+        "statistic": statistic or ctx.claim.statistic,
+        "value": value,
+        "lo": lo,
+        "hi": hi,
+        "threshold": thr,
+        "direction": ctx.claim.direction,
+        "verdict": interval_verdict(lo, hi, thr, ctx.claim.direction),
+        "method": method,
+        "reps": int(reps),
+        "note": note,
+    }

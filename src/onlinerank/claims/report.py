@@ -1,0 +1,291 @@
+"""Evaluate the registry into the claims document (``claims.json``) and render it.
+
+The document is the one source of every verdict: ``claims.md``, the console summary at the end of
+a run, the HTML report, the figures' annotations, the tests and the README's summary all read it.
+Its JSON schema is ``schema.json`` beside this module.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+
+from .registry import REGISTRY, Claim, Context, stages_of
+from .stats import combine_verdicts
+
+__all__ = [
+    "SCHEMA_PATH",
+    "LEGEND",
+    "evaluate",
+    "build_document",
+    "validate_document",
+    "claims_markdown",
+    "summary_counts",
+    "summary_lines",
+    "flat_rows",
+]
+
+SCHEMA_PATH = Path(__file__).with_name("schema.json")
+
+LEGEND = (
+    "**How to read a verdict.** Each claim is tested on cells; a cell's statistic has an interval "
+    "(simultaneous over the claim's cells, family-wise error 0.05 unless stated; zero width where the "
+    "value is exact). PASS: the whole interval lies on the claim's side of the threshold. FAIL: the "
+    "whole interval lies on the other side. INCONCLUSIVE: the interval straddles the threshold. A "
+    "claim is FAIL if any cell fails, else INCONCLUSIVE if any cell is undecided, else PASS. "
+    "Statistic, threshold, direction and test of every claim were fixed in the claim registry "
+    "(`onlinerank.claims`) and the config before any data. *Findings beyond the paper* use the same "
+    "rule on statements of this project (extensions and observations); they are never verdicts on the "
+    "paper. NOT RUN: the configured tier has no stage or no cell for the claim."
+)
+
+
+def _fmt(x) -> str:
+    if isinstance(x, str):
+        return x
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    if isinstance(x, float) and math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    if isinstance(x, int):
+        return str(x)
+    return f"{x:.4g}"
+
+
+def _json_num(x):
+    """JSON has no infinities or NaN: ±inf -> "inf"/"-inf", NaN -> None."""
+    if isinstance(x, float):
+        if math.isnan(x):
+            return None
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+    return x
+
+
+def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha: float) -> dict:
+    """One claim's record: its registry fields, cells and verdict (``NOT RUN`` when its stages are
+    not configured or its grid has no cell; ``NOT TESTED`` for statements without a test)."""
+    rec = {
+        "id": c.id,
+        "section": c.section,
+        "paper_ref": c.paper_ref,
+        "title": c.title,
+        "statement": c.statement,
+        "statistic": c.statistic,
+        "direction": c.direction,
+        "threshold": c.threshold,
+        "test": c.test,
+        "about": c.about,
+        "figures": list(c.figures),
+        "reason": c.reason,
+        "cells": [],
+    }
+    if c.section == "not-tested":
+        return {**rec, "verdict": "NOT TESTED"}
+    missing = [s for s in c.stages if s not in stages_of(config)]
+    if missing:
+        return {**rec, "verdict": "NOT RUN", "reason": f"stage(s) {', '.join(missing)} not in the config"}
+    cells = c.builder(Context(c, tables, config, alpha))
+    if not cells:
+        return {**rec, "verdict": "NOT RUN", "reason": "the configured grid has no cell for this claim"}
+    rec["cells"] = cells
+    rec["verdict"] = combine_verdicts([x["verdict"] for x in cells])
+    return rec
+
+
+#: claims in the order of the paper: sections, then (within a section) Section 2 remarks, Lemma 6.1,
+#: Theorem 3.1, Corollary 3.2, the lower bound, Section 4, Section 5
+_ORDER = ("paper", "beyond", "not-tested")
+_PREFIX = ("sec2.", "lemma6.1", "thm3.1", "cor3.2", "thm3.3", "sec4.", "sec5.")
+
+
+def _paper_order(c: Claim) -> tuple:
+    rank = next((i for i, p in enumerate(_PREFIX) if c.id.startswith(p)), len(_PREFIX))
+    return (_ORDER.index(c.section), rank)
+
+
+def build_document(tables: Mapping[str, list[dict]], config: Mapping, meta: Mapping) -> dict:
+    """Every registered claim evaluated on ``tables``; ``meta`` (config digest, commit, versions)
+    goes to the header."""
+    alpha = float(config.get("claims", {}).get("alpha", 0.05))
+    claims = [evaluate(c, tables, config, alpha) for c in sorted(REGISTRY.values(), key=_paper_order)]
+    return {"meta": {**meta, "alpha": alpha}, "claims": claims}
+
+
+def _clean(obj):
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_clean(v) for v in obj]
+    return _json_num(obj)
+
+
+def document_json(doc: Mapping) -> str:
+    return json.dumps(_clean(doc), indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def validate_document(doc: Mapping) -> None:
+    """Validate a claims document (as loaded from JSON) against ``schema.json``."""
+    import jsonschema
+
+    jsonschema.validate(_clean(doc), json.loads(SCHEMA_PATH.read_text()))
+
+
+def summary_counts(doc: Mapping, section: str = "paper") -> dict[str, int]:
+    out = {"PASS": 0, "FAIL": 0, "INCONCLUSIVE": 0, "NOT RUN": 0}
+    for c in doc["claims"]:
+        if c["section"] == section and c["verdict"] in out:
+            out[c["verdict"]] += 1
+    return out
+
+
+def summary_lines(doc: Mapping, previous: Mapping | None = None) -> list[str]:
+    """The verdict summary printed at the end of a run; with ``previous`` (the document of the
+    previous run of the same tier) it lists the claims whose verdict changed."""
+    n = summary_counts(doc)
+    f = summary_counts(doc, "beyond")
+    lines = [
+        f"Claims of the paper: {n['PASS']} PASS / {n['FAIL']} FAIL / {n['INCONCLUSIVE']} INCONCLUSIVE"
+        + (f" / {n['NOT RUN']} not run" if n["NOT RUN"] else ""),
+        f"Findings beyond the paper: {f['PASS']} hold / {f['FAIL']} do not hold / "
+        f"{f['INCONCLUSIVE']} undecided" + (f" / {f['NOT RUN']} not run" if f["NOT RUN"] else ""),
+    ]
+    bad = [
+        c["id"] for c in doc["claims"] if c["section"] == "paper" and c["verdict"] in ("FAIL", "INCONCLUSIVE")
+    ]
+    if bad:
+        lines.append("Not PASS: " + ", ".join(bad))
+    if previous is not None:
+        old = {c["id"]: c["verdict"] for c in previous.get("claims", [])}
+        changed = [
+            f"{c['id']} {old.get(c['id'], 'absent')} -> {c['verdict']}"
+            for c in doc["claims"]
+            if old.get(c["id"]) != c["verdict"]
+        ]
+        lines.append("Changed since the previous run: " + ("; ".join(changed) if changed else "none"))
+    return lines
+
+
+def _worst(cells: list[dict]) -> dict | None:
+    """The cell nearest to (or furthest beyond) its threshold."""
+    if not cells:
+        return None
+
+    def margin(x):
+        if x["direction"] == "<=":
+            return x["hi"] - x["threshold"]
+        return x["threshold"] - x["lo"]
+
+    return max(cells, key=lambda x: margin(x) if math.isfinite(margin(x)) else math.inf)
+
+
+FINDING_WORD = {"PASS": "holds", "FAIL": "does not hold", "INCONCLUSIVE": "undecided"}
+
+
+def claims_markdown(doc: Mapping) -> str:
+    """The claims report: header, legend, one summary table per section, then every cell."""
+    meta = doc["meta"]
+    versions = ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items())
+    lines = [
+        "# Claims of Ailon (arXiv 1308.6797), checked",
+        "",
+        f"Generated by the pipeline: config digest `{meta.get('config_digest', '?')}`, commit "
+        f"`{meta.get('commit', '?')}`" + (f"; {versions}" if versions else "") + ".",
+        "",
+        LEGEND,
+        "",
+    ]
+    titles = {
+        "paper": "Claims of the paper",
+        "beyond": "Findings beyond the paper",
+        "not-tested": "Not tested",
+    }
+    for section in ("paper", "beyond", "not-tested"):
+        cs = [c for c in doc["claims"] if c["section"] == section]
+        lines += [f"## {titles[section]}", ""]
+        if section == "not-tested":
+            lines += ["| id | where in the paper | statement | why not tested |", "|---|---|---|---|"]
+            lines += [f"| `{c['id']}` | {c['paper_ref']} | {c['statement']} | {c['reason']} |" for c in cs]
+            lines.append("")
+            continue
+        head = "verdict" if section == "paper" else "finding"
+        lines += [
+            f"| id | where | claim | cells | PASS / FAIL / INC. | {head} | "
+            "worst cell (value; interval vs threshold) |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for c in cs:
+            cells = c["cells"]
+            k = {v: sum(x["verdict"] == v for x in cells) for v in ("PASS", "FAIL", "INCONCLUSIVE")}
+            w = _worst(cells)
+            worst = (
+                f"{w['cell']}: {_fmt(w['value'])}; [{_fmt(w['lo'])}, {_fmt(w['hi'])}] {w['direction']} "
+                f"{_fmt(w['threshold'])}"
+                if w
+                else c.get("reason", "")
+            )
+            verdict = c["verdict"] if section == "paper" else FINDING_WORD.get(c["verdict"], c["verdict"])
+            lines.append(
+                f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | {len(cells)} | "
+                f"{k['PASS']} / {k['FAIL']} / "
+                f"{k['INCONCLUSIVE']} | **{verdict}** | {worst} |"
+            )
+        lines.append("")
+    lines += ["## Every claim and cell", ""]
+    for c in doc["claims"]:
+        if c["section"] == "not-tested":
+            continue
+        lines += [
+            f"### `{c['id']}` — {c['title']} ({c['verdict']})",
+            "",
+            f"*{c['paper_ref']}.* {c['statement']}",
+            "",
+            f"Statistic: {c['statistic']}; claim: statistic {c['direction']} {_fmt(c['threshold'])}. "
+            f"Test: {c['test']}."
+            + (f" About: {c['about']}." if c["about"] else "")
+            + (f" Figures: {', '.join(f + '.png' for f in c['figures'])}." if c["figures"] else ""),
+            "",
+        ]
+        if not c["cells"]:
+            lines += [f"Not run: {c['reason']}.", ""]
+            continue
+        lines += [
+            "| cell | value | interval | threshold | verdict | method | note |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for x in c["cells"]:
+            lines.append(
+                f"| {x['cell']} | {_fmt(x['value'])} | [{_fmt(x['lo'])}, {_fmt(x['hi'])}] | "
+                f"{x['direction']} {_fmt(x['threshold'])} | {x['verdict']} | {x['method']} | {x['note']} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def flat_rows(doc: Mapping) -> list[dict]:
+    """One row per cell (``results/claims.csv``)."""
+    rows = []
+    for c in doc["claims"]:
+        for x in c["cells"]:
+            rows.append(
+                {
+                    "id": c["id"],
+                    "section": c["section"],
+                    "claim_verdict": c["verdict"],
+                    "cell": x["cell"],
+                    "statistic": x["statistic"],
+                    "value": x["value"],
+                    "lo": x["lo"],
+                    "hi": x["hi"],
+                    "direction": x["direction"],
+                    "threshold": x["threshold"],
+                    "verdict": x["verdict"],
+                    "method": x["method"],
+                    "reps": x["reps"],
+                    "params": json.dumps(x["params"], sort_keys=True, ensure_ascii=False),
+                    "note": x["note"],
+                }
+            )
+    return rows

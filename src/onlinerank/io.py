@@ -1,0 +1,133 @@
+"""Files between pipeline steps (ARCHITECTURE §4): atomic writes, replicate blocks (``.npz``, no
+pickles), tidy CSV tables and JSON.
+
+Every output is written to a temporary file in its directory and renamed, so an interrupted
+step never leaves a half-written file under its final name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import math
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from .results import SimResult
+
+__all__ = [
+    "atomic_path",
+    "atomic_write_text",
+    "write_csv",
+    "read_table",
+    "write_json",
+    "save_results",
+    "load_results",
+]
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[str]:
+    """Yield a temporary path in the directory of ``path``; on success it is renamed to ``path``,
+    on any error (or interrupt) it is removed.  The one atomic-write primitive of the project."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix or ".tmp")
+    os.close(fd)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write text atomically."""
+    with atomic_path(path) as tmp, open(tmp, "w", newline="") as f:
+        f.write(text)
+
+
+def _fmt(x) -> str:
+    if isinstance(x, float | np.floating):
+        return repr(float(x)) if math.isfinite(x) else ("nan" if math.isnan(x) else repr(float(x)))
+    return str(x)
+
+
+def write_csv(path: str | os.PathLike, rows: list[dict]) -> None:
+    """Tidy CSV with deterministic formatting (floats by ``repr``), written atomically."""
+    buf = io.StringIO()
+    if rows:
+        w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: _fmt(v) for k, v in r.items()})
+    atomic_write_text(path, buf.getvalue())
+
+
+def read_table(path: str | os.PathLike) -> list[dict]:
+    """Read a tidy CSV; numeric-looking fields become ints or floats, True/False booleans."""
+
+    def conv(v: str):
+        try:
+            return int(v)
+        except ValueError:
+            try:
+                return float(v)
+            except ValueError:
+                return {"True": True, "False": False}.get(v, v)
+
+    with open(path, newline="") as f:
+        return [{k: conv(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def write_json(path: str | os.PathLike, obj) -> None:
+    """JSON (indented, keys in insertion order), written atomically."""
+    atomic_write_text(path, obj if isinstance(obj, str) else json.dumps(obj, indent=1) + "\n")
+
+
+def save_results(results: dict[tuple[str, int], SimResult], path: str | os.PathLike) -> None:
+    """Write the blocks of several cells to one ``.npz`` atomically (no pickles).  Arrays are
+    stored as ``{learner}|T{T}|{name}``."""
+    arrays = {}
+    for (lab, T), res in sorted(results.items()):
+        p = f"{lab}|T{T}|"
+        arrays.update(
+            {
+                p + "t": res.t,
+                p + "loss": res.loss,
+                p + "exp_loss": res.exp_loss,
+                p + "best": res.best,
+                p + "reps": res.reps,
+                p + "meta": np.array(json.dumps(res.meta, sort_keys=True)),
+            }
+        )
+        arrays.update({f"{p}extra_{k}": v for k, v in sorted(res.extra.items())})
+    with atomic_path(path) as tmp, open(tmp, "wb") as f:
+        np.savez(f, **arrays)
+
+
+def load_results(path: str | os.PathLike) -> dict[tuple[str, int], SimResult]:
+    """Read a file written by :func:`save_results` (``allow_pickle=False``)."""
+    out = {}
+    with np.load(path, allow_pickle=False) as z:
+        keys = sorted({tuple(k.split("|")[:2]) for k in z.files})
+        for lab, Tt in keys:
+            p = f"{lab}|{Tt}|"
+            extra = {k[len(p) + 6 :]: z[k] for k in z.files if k.startswith(p + "extra_")}
+            out[(lab, int(Tt[1:]))] = SimResult(
+                z[p + "t"],
+                z[p + "loss"],
+                z[p + "exp_loss"],
+                z[p + "best"],
+                z[p + "reps"],
+                json.loads(str(z[p + "meta"])),
+                extra,
+            )
+    return out

@@ -1,0 +1,134 @@
+"""Glue between Snakemake and the package: the code each step depends on, and running a script
+with its log.
+
+Snakemake sees neither Python imports nor the config.  :func:`code_inputs` lists the package
+modules a step really imports (the transitive closure of the ``import`` statements of its script
+or modules, found statically), so editing a module reruns exactly the steps that use it, and
+adding a plug-in module reruns nothing that does not import it.  :func:`run` executes a step's
+body with its log file receiving every message and, on failure, the traceback.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+import sys
+import traceback
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+__all__ = ["PACKAGE_DIR", "code_inputs", "module_file", "run"]
+
+#: the directory of the installed package's sources
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def module_file(module: str, package_dir: Path = PACKAGE_DIR) -> Path | None:
+    """The source file of ``onlinerank.<...>`` module ``module`` (dotted) under ``package_dir``,
+    or None."""
+    parts = module.split(".")
+    if parts[0] != "onlinerank":
+        return None
+    base = Path(package_dir).joinpath(*parts[1:])
+    for cand in (base.with_suffix(".py"), base / "__init__.py"):
+        if cand.is_file():
+            return cand
+    return None
+
+
+def _module_name(path: Path, package_dir: Path) -> str | None:
+    try:
+        rel = path.resolve().relative_to(package_dir)
+    except ValueError:
+        return None
+    parts = ["onlinerank", *rel.with_suffix("").parts]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@cache
+def _imports(path: Path, package_dir: Path) -> tuple[Path, ...]:
+    """Package modules imported anywhere in ``path`` (module level or inside functions)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    me = _module_name(path, package_dir)
+    pkg = me if path.name == "__init__.py" else (me.rsplit(".", 1)[0] if me else None)
+    found = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                if pkg is None:
+                    continue
+                base = pkg.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                prefix = ".".join(base + ([node.module] if node.module else []))
+            else:
+                prefix = node.module or ""
+            names = [prefix] + [f"{prefix}.{a.name}" for a in node.names]
+        for name in names:
+            parts = name.split(".")
+            # the module itself and every package on its way (their __init__ runs on import)
+            for i in range(1, len(parts) + 1):
+                f = module_file(".".join(parts[:i]), package_dir)
+                if f is not None:
+                    found.append(f)
+    return tuple(dict.fromkeys(found))
+
+
+def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tuple = ()) -> list[str]:
+    """The files a step's code depends on: the given sources (scripts or package modules) and
+    every package module they import, transitively; sorted paths.  The top-level
+    ``onlinerank/__init__.py`` (run by every import of a submodule) is included but its own
+    imports are not followed: it only re-exports the public API, which no step goes through.
+    ``leaves`` are included without following their imports (a dispatching script whose real
+    dependency is the module named in ``sources``).
+
+    With ``root`` (the repository), the package's modules are looked up in ``root/src/onlinerank``
+    and every path is returned relative to ``root``, so that a moved or copied checkout with its
+    results does not look changed to Snakemake.
+    """
+    root = Path(root).resolve() if root is not None else None
+    pkg = (
+        root / "src" / "onlinerank"
+        if root is not None and (root / "src" / "onlinerank").is_dir()
+        else PACKAGE_DIR
+    )
+    todo = [Path(s).resolve() for s in sources]
+    seen: set[Path] = {Path(s).resolve() for s in leaves}
+    while todo:
+        p = todo.pop()
+        if p in seen or p.suffix != ".py":
+            continue
+        seen.add(p)
+        if p != pkg / "__init__.py":  # the package facade: its re-exports are not what steps use
+            todo.extend(_imports(p, pkg))
+
+    def show(p: Path) -> str:
+        if root is not None and p.is_relative_to(root):
+            return p.relative_to(root).as_posix()
+        return str(p)
+
+    return sorted(show(p) for p in seen)
+
+
+def run(snakemake, body: Callable[[logging.Logger], None]) -> None:
+    """Run a step's ``body(log)`` with the rule's log file as the logger's destination; on an
+    exception the traceback goes to the log file as well, then the step fails."""
+    log = logging.getLogger("onlinerank")
+    log.setLevel(logging.INFO)
+    path = snakemake.log[0] if len(snakemake.log) else None
+    handler = logging.FileHandler(path, mode="w") if path else logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    try:
+        body(log)
+    except BaseException:
+        log.error("step failed:\n%s", traceback.format_exc())
+        raise
+    finally:
+        handler.close()
+        log.removeHandler(handler)

@@ -1,0 +1,47 @@
+# Tables computed from the config alone (closed forms, exact sums, timings, the sampled Lemma 6.1
+# check): one rule, driven by the table registry `onlinerank.tables.TABLES`.
+
+
+rule table:
+    input:
+        code=lambda wc: code("table.py", TABLES[wc.table].module),
+    params:
+        spec=lambda wc: section_digest(config, *TABLES[wc.table].keys),
+    output:
+        f"{RES}/tables/{{table}}.csv",
+    log:
+        f"{RES}/logs/table_{{table}}.log",
+    # wall-clock timings want the machine (capped by --cores) or, on SLURM, the node to themselves
+    threads: lambda wc: 2 if wc.table == "runtime" else 1
+    resources:
+        slurm_extra=lambda wc: "'--exclusive'" if wc.table == "runtime" else "",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/table.py"
+
+
+#: every table of the configured stages -> its file
+TABLE = {
+    name: (
+        expand(rules.aggregate.output[0], stage=TABLE_STAGE[name])[0]
+        if name.startswith("sim_")
+        else expand(rules.table.output[0], table=name)[0]
+    )
+    for name in TABLE_STAGE
+    if TABLE_STAGE[name] in PRESENT
+}
+
+
+rule bound_comparison_md:
+    input:
+        table=lambda wc: TABLE["bound_comparison"],
+        code=code("bound_comparison_md.py"),
+    output:
+        f"{FIG}/bound_comparison.md",
+    log:
+        f"{RES}/logs/bound_comparison_md.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/bound_comparison_md.py"
