@@ -38,32 +38,31 @@ import math
 import numpy as np
 from numba import njit, prange
 
+from .seeding import GOLDEN as _GOLDEN
+from .seeding import mix64
+
 # dynamic-range limits of the weight form (see module docstring)
 LO = 600.0
 HI = 64.0
 #: added to the log-form Plackett–Luce key so that it is positive (log E >= log(2**-53) > -37)
 LOGKEY_OFFSET = 40.0
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_C1 = np.uint64(0xBF58476D1CE4E5B9)
-_C2 = np.uint64(0x94D049BB133111EB)
 _SALT_PL = np.uint64(0x5D1C3A0F7B2E4C91)
 _SALT_QS = np.uint64(0xA3E1B2C4D5F60718)
 _U11 = np.uint64(11)
 _U12 = np.uint64(12)
-_U27 = np.uint64(27)
-_U30 = np.uint64(30)
-_U31 = np.uint64(31)
 _TWO_M53 = 1.0 / 9007199254740992.0  # 2**-53
 _TWO_M52 = 1.0 / 4503599627370496.0  # 2**-52
 
+#: SplitMix64 finaliser: the one definition in :mod:`onlinerank.seeding`, compiled here
+_mix = njit(cache=True, error_model="numpy")(mix64)
+
 
 @njit(cache=True, error_model="numpy")
-def _mix(z):
-    """SplitMix64 finaliser (a bijection of uint64)."""
-    z = (z ^ (z >> _U30)) * _C1
-    z = (z ^ (z >> _U27)) * _C2
-    return z ^ (z >> _U31)
+def _round_seed(key, t):
+    """``seeding.draw_seeds`` for one key and round ``t`` (same SplitMix64 steps; tested equal)."""
+    tt = np.uint64(t)
+    return _mix(_mix((key ^ tt) + _GOLDEN) + tt + _GOLDEN)
 
 
 @njit(cache=True, error_model="numpy")
@@ -392,6 +391,35 @@ def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
 
 
 @njit(cache=True, error_model="numpy")
+def _qs_row(S, eta, w, wmode, r, seed, wex, pk, cb, stack, lowbits):
+    """One Algorithm-2 order of row r into the packed records ``pk`` (read the items with
+    :func:`_item`); False if some log-weight of the row is not finite."""
+    n = S.shape[1]
+    mask = (np.int64(1) << lowbits) - 1
+    state = _mix(seed ^ _SALT_QS)
+    logform = False
+    ok = True
+    if wmode[r] == 0:
+        for u in range(n):
+            wex[u] = w[r, u]
+    else:
+        amax, amin, finite = _row_range(S, eta, r)
+        if not finite:
+            ok = False
+        if amax - amin <= LO:
+            for u in range(n):
+                wex[u] = _exp(eta * S[r, u] - amax)
+        else:  # log form, relative to the maximum (smaller magnitudes, tighter packing)
+            logform = True
+            for u in range(n):
+                wex[u] = eta * S[r, u] - amax
+    for u in range(n):
+        pk[u] = np.int64((np.float64(wex[u]).view(np.int64) & ~mask) | u).view(np.float64)
+    _qs_sort(pk, wex, cb, logform, state, stack, lowbits)
+    return ok
+
+
+@njit(cache=True, error_model="numpy")
 def qs_rows(S, eta, w, wmode, seeds, out, lowbits):
     """One Algorithm-2 order per row into ``out``; False if some log-weight is not finite."""
     R, n = S.shape
@@ -402,25 +430,7 @@ def qs_rows(S, eta, w, wmode, seeds, out, lowbits):
     mask = (np.int64(1) << lowbits) - 1
     ok = True
     for r in range(R):
-        state = _mix(seeds[r] ^ _SALT_QS)
-        logform = False
-        if wmode[r] == 0:
-            for u in range(n):
-                wex[u] = w[r, u]
-        else:
-            amax, amin, finite = _row_range(S, eta, r)
-            if not finite:
-                ok = False
-            if amax - amin <= LO:
-                for u in range(n):
-                    wex[u] = _exp(eta * S[r, u] - amax)
-            else:  # log form, relative to the maximum (smaller magnitudes, tighter packing)
-                logform = True
-                for u in range(n):
-                    wex[u] = eta * S[r, u] - amax
-        for u in range(n):
-            pk[u] = np.int64((np.float64(wex[u]).view(np.int64) & ~mask) | u).view(np.float64)
-        _qs_sort(pk, wex, cb, logform, state, stack, lowbits)
+        ok &= _qs_row(S, eta, w, wmode, r, seeds[r], wex, pk, cb, stack, lowbits)
         for u in range(n):
             out[r, u] = _item(pk[u], mask)
     return ok
@@ -513,6 +523,25 @@ def _hist_increment(hv, hc, hd, r, x, maxd):
 
 
 @njit(cache=True, error_model="numpy")
+def _add_items_row(S, eta, w, shift, wmode, hv, hc, hd, maxd, it, r):
+    """``S[r, it] += 1`` for the distinct chosen items ``it`` (k,) of row r; see :func:`add_items`."""
+    rescale = False
+    for j in range(it.shape[0]):
+        c = it[j]
+        if hd[r] >= 0:
+            _hist_increment(hv, hc, hd, r, S[r, c], maxd)
+        S[r, c] += 1.0
+        if wmode[r] == 0:
+            x = eta * S[r, c] - shift[r]
+            if -LO <= x <= HI:
+                w[r, c] = _exp(x)
+            else:
+                rescale = True
+    if rescale:
+        refresh_row(S, eta, w, shift, wmode, r)
+
+
+@njit(cache=True, error_model="numpy")
 def add_items(S, eta, w, shift, wmode, hv, hc, hd, maxd, items):
     """``S[r, items[r]] += 1``, keeping the caches exact.
 
@@ -520,22 +549,8 @@ def add_items(S, eta, w, shift, wmode, hv, hc, hd, maxd, items):
     (recomputed, not multiplied, so no drift); a row whose exponent leaves ``[-LO, HI]`` is
     rescaled (or switched to the log form).  Histogram: the item moves from value S to S + 1.
     """
-    R, k = items.shape
-    for r in range(R):
-        rescale = False
-        for j in range(k):
-            c = items[r, j]
-            if hd[r] >= 0:
-                _hist_increment(hv, hc, hd, r, S[r, c], maxd)
-            S[r, c] += 1.0
-            if wmode[r] == 0:
-                x = eta * S[r, c] - shift[r]
-                if -LO <= x <= HI:
-                    w[r, c] = _exp(x)
-                else:
-                    rescale = True
-        if rescale:
-            refresh_row(S, eta, w, shift, wmode, r)
+    for r in range(items.shape[0]):
+        _add_items_row(S, eta, w, shift, wmode, hv, hc, hd, maxd, items[r], r)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -560,6 +575,58 @@ def _expit_sum(S, eta, r, lo, hi, ac):
 
 
 @njit(cache=True, error_model="numpy")
+def _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, mj, kj):
+    """:func:`expected_loss_items` of row r with chosen items ``it`` (k,).  Scratch: ``chs`` (k,),
+    ``mj`` (n,) and ``kj`` (n,), the latter all zero on entry (and on return)."""
+    k = it.shape[0]
+    n = S.shape[1]
+    d = hd[r]
+    if d >= 0 and (8 * d <= n or wmode[r] != 0):
+        for j in range(d):
+            mj[j] = hc[r, j]
+        for q in range(k):
+            j = _hist_find(hv, r, d, S[r, it[q]])
+            mj[j] -= 1
+            kj[j] += 1
+        tot = 0.0
+        for jc in range(d):
+            if kj[jc] == 0:
+                continue
+            ac = eta * hv[r, jc]
+            acc = 0.0
+            for j in range(d):
+                acc += mj[j] * _expit(eta * hv[r, j] - ac)
+            tot += kj[jc] * acc
+            kj[jc] = 0
+        return tot
+    for j in range(k):  # insertion sort of the (few) chosen items
+        c = it[j]
+        q = j - 1
+        while q >= 0 and chs[q] > c:
+            chs[q + 1] = chs[q]
+            q -= 1
+        chs[q + 1] = c
+    tot = 0.0
+    for j in range(k):
+        c = it[j]
+        prev = 0
+        if wmode[r] == 0:
+            wc = w[r, c]
+            wr = w[r]
+            for q in range(k):
+                tot += _ratio_sum(wr, prev, chs[q], wc)
+                prev = chs[q] + 1
+            tot += _ratio_sum(wr, prev, n, wc)
+        else:
+            ac = eta * S[r, c]
+            for q in range(k):
+                tot += _expit_sum(S, eta, r, prev, chs[q], ac)
+                prev = chs[q] + 1
+            tot += _expit_sum(S, eta, r, prev, n, ac)
+    return tot
+
+
+@njit(cache=True, error_model="numpy")
 def expected_loss_items(S, eta, w, wmode, hv, hc, hd, items, out):
     """``out[r] = sum_{c chosen} sum_{v unchosen} expit(a_v - a_c)``, exactly, per row by the
     cheapest applicable form:
@@ -579,51 +646,7 @@ def expected_loss_items(S, eta, w, wmode, hv, hc, hd, items, out):
     mj = np.empty(n, dtype=np.int64)
     kj = np.zeros(n, dtype=np.int64)
     for r in range(R):
-        d = hd[r]
-        if d >= 0 and (8 * d <= n or wmode[r] != 0):
-            for j in range(d):
-                mj[j] = hc[r, j]
-            for q in range(k):
-                j = _hist_find(hv, r, d, S[r, items[r, q]])
-                mj[j] -= 1
-                kj[j] += 1
-            tot = 0.0
-            for jc in range(d):
-                if kj[jc] == 0:
-                    continue
-                ac = eta * hv[r, jc]
-                acc = 0.0
-                for j in range(d):
-                    acc += mj[j] * _expit(eta * hv[r, j] - ac)
-                tot += kj[jc] * acc
-                kj[jc] = 0
-            out[r] = tot
-            continue
-        for j in range(k):  # insertion sort of the (few) chosen items
-            c = items[r, j]
-            q = j - 1
-            while q >= 0 and chs[q] > c:
-                chs[q + 1] = chs[q]
-                q -= 1
-            chs[q + 1] = c
-        tot = 0.0
-        for j in range(k):
-            c = items[r, j]
-            prev = 0
-            if wmode[r] == 0:
-                wc = w[r, c]
-                wr = w[r]
-                for q in range(k):
-                    tot += _ratio_sum(wr, prev, chs[q], wc)
-                    prev = chs[q] + 1
-                tot += _ratio_sum(wr, prev, n, wc)
-            else:
-                ac = eta * S[r, c]
-                for q in range(k):
-                    tot += _expit_sum(S, eta, r, prev, chs[q], ac)
-                    prev = chs[q] + 1
-                tot += _expit_sum(S, eta, r, prev, n, ac)
-        out[r] = tot
+        out[r] = _el_items_row(S, eta, w, wmode, hv, hc, hd, items[r], r, chs, mj, kj)
 
 
 @njit(cache=True, error_model="numpy", fastmath={"reassoc", "nsz", "contract"})
@@ -687,3 +710,151 @@ def expected_loss_dense_serial(ss, ws, la, wmode, part):
     for r in range(R):
         for t in range(h):
             part[r, t] = _dense_task(ss, ws, la, wmode, r, t)
+
+
+# ------------------------------------------------------------------------------------------------
+# the block engine: many rounds of choice feedback in one call (simulate's hot loop)
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def _possum(tk, it):
+    """``sum_{c in it} #{u : (tk_u, u) < (tk_c, c)}``: the sum of the 0-based positions of the
+    chosen items ``it`` in the order of increasing key ``tk`` (n,), ties by item id -- exactly
+    their positions in ``argsort(tk, kind="stable")``, without sorting.  O(kn) for k <= 8, else
+    O(n log k + k log k)."""
+    n = tk.shape[0]
+    k = it.shape[0]
+    tot = 0
+    if k <= 8:
+        for j in range(k):
+            c = it[j]
+            kc = tk[c]
+            cnt = 0
+            for u in range(n):
+                x = tk[u]
+                cnt += np.int64((x < kc) | ((x == kc) & (u < c)))
+            tot += cnt
+        return tot
+    ids = np.sort(it)
+    keys = np.empty(k)
+    for j in range(k):
+        keys[j] = tk[ids[j]]
+    o = np.argsort(keys, kind="mergesort")  # stable: equal keys stay in id order
+    thr_k = keys[o]
+    thr_i = ids[o]
+    for u in range(n):  # thresholds above (tk_u, u), by binary search
+        x = tk[u]
+        lo = 0
+        hi = k
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if thr_k[mid] < x or (thr_k[mid] == x and thr_i[mid] <= u):
+                lo = mid + 1
+            else:
+                hi = mid
+        tot += k - lo
+    return tot
+
+
+@njit(cache=True, error_model="numpy")
+def _pl_row_true_keys(S, eta, w, wmode, r, seed, tk):
+    """The untruncated Plackett-Luce keys of row r (the values :func:`pl_keys` packs, by the same
+    expressions); False if some log-weight of the row is not finite."""
+    n = S.shape[1]
+    state0 = _mix(seed ^ _SALT_PL)
+    if wmode[r] == 0:
+        for u in range(n):
+            e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+            tk[u] = e / w[r, u]
+        return True
+    amax, amin, finite = _row_range(S, eta, r)
+    if not finite:
+        amax = 0.0
+    if amax - amin <= LO:
+        for u in range(n):
+            e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+            tk[u] = e * _exp(amax - eta * S[r, u])
+    else:
+        for u in range(n):
+            tk[u] = _pl_key(2, S, eta, w, r, u, amax, state0)
+    return finite
+
+
+@njit(cache=True, error_model="numpy")
+def play_items(S, eta, w, shift, wmode, hv, hc, hd, maxd, items, keys, t0, sampler, lowbits, exp_loss, loss):
+    """OnlineRank on the choice feedback ``items`` (R, B, k) of rounds ``t0 .. t0 + B - 1``.
+
+    Per replicate r and round, in the order of the per-round path: ``exp_loss[r] +=`` the exact
+    expected loss (:func:`_el_items_row`); if ``keys`` is not empty, the order of seed
+    ``_round_seed(keys[r], t)`` (``sampler`` 0: Plackett-Luce, 1: QuickSort) and ``loss[r] +=``
+    its realised loss, which needs only the positions of the chosen items (Plackett-Luce:
+    counted from the keys, no sort; QuickSort: the whole Algorithm 2); then the update
+    (:func:`_add_items_row`).  Rows are independent, so each replicate plays its whole block
+    while its state is in cache.  False if some log-weight was not finite.
+    """
+    R, B, k = items.shape
+    n = S.shape[1]
+    comb = np.float64(k * (k - 1) // 2)
+    chs = np.empty(k, dtype=np.int64)
+    mj = np.empty(n, dtype=np.int64)
+    kj = np.zeros(n, dtype=np.int64)
+    tk = np.empty(n)
+    wex = np.empty(n)
+    pk = np.empty(n)
+    cb = np.empty(n, dtype=np.uint64)
+    stack = np.empty(2 * 70, dtype=np.uint64)
+    pos = np.empty(n, dtype=np.int64)
+    mask = (np.int64(1) << lowbits) - 1
+    sample = keys.shape[0] > 0
+    ok = True
+    for r in range(R):
+        for b in range(B):
+            it = items[r, b]
+            exp_loss[r] += _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, mj, kj)
+            if sample:
+                seed = _round_seed(keys[r], t0 + b)
+                if sampler == 0:
+                    ok &= _pl_row_true_keys(S, eta, w, wmode, r, seed, tk)
+                    ps = _possum(tk, it)
+                else:
+                    ok &= _qs_row(S, eta, w, wmode, r, seed, wex, pk, cb, stack, lowbits)
+                    for i in range(n):
+                        pos[_item(pk[i], mask)] = i
+                    ps = 0
+                    for j in range(k):
+                        ps += pos[it[j]]
+                loss[r] += np.float64(ps) - comb
+            _add_items_row(S, eta, w, shift, wmode, hv, hc, hd, maxd, it, r)
+    return ok
+
+
+@njit(cache=True, error_model="numpy")
+def ftl_items(S, items, exp_loss, loss, sample):
+    """Follow-the-Leader on the choice feedback ``items`` (R, B, k): per round its (deterministic)
+    loss, the positions of the chosen items in ``argsort(-S, kind="stable")`` minus C(k, 2), is
+    added to ``exp_loss`` (and to ``loss`` if ``sample``), then ``S[r, chosen] += 1``."""
+    R, B, k = items.shape
+    n = S.shape[1]
+    comb = np.float64(k * (k - 1) // 2)
+    tk = np.empty(n)
+    for r in range(R):
+        for b in range(B):
+            it = items[r, b]
+            for u in range(n):
+                tk[u] = -S[r, u]
+            v = np.float64(_possum(tk, it)) - comb
+            exp_loss[r] += v
+            if sample:
+                loss[r] += v
+            for j in range(k):
+                S[r, it[j]] += 1.0
+
+
+@njit(cache=True, error_model="numpy")
+def add_item_counts(S, items):
+    """``S[r, c] += 1`` for every chosen item c of every round of ``items`` (R, B, k) (integer
+    counts: the result does not depend on the order of the additions)."""
+    R, B, k = items.shape
+    for r in range(R):
+        for b in range(B):
+            for j in range(k):
+                S[r, items[r, b, j]] += 1.0
