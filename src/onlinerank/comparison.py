@@ -38,7 +38,7 @@ def bound_comparison_rows(sec: dict) -> list[dict]:
             for n in sec["n"]:
                 if fam == "kchoice" and 2 * k > n:
                     continue
-                M = float(B._family_M_vec(fam, n, k))
+                M = float(B.family_M(fam, n, k))
                 thm = float(B.theorem31_paper(n, T, M))
                 for m in METHODS:
                     try:
