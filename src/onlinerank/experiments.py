@@ -121,7 +121,7 @@ def cell_game(config: dict, cell: Cell) -> Game:
     if cell.family == "graded":
         aspec = config["adversaries"][cell.adversary]
         adv = make_adversary(aspec["name"], **_spec_params(aspec))
-        if not hasattr(adv, "M"):
+        if not adv.implements("M"):
             raise ConfigError(
                 f"config error at adversaries.{cell.adversary}: adversary "
                 f"{aspec['name']!r} cannot state M for graded feedback"
@@ -236,7 +236,7 @@ def _validate_runtime(config: dict) -> None:
             if lab not in sec.get("learners", []):
                 _fail(f"runtime.{key}", lab, "not one of runtime.learners")
     for lab, cap in sec.get("max_partial_sample_n", {}).items():
-        if not hasattr(LEARNERS[learners[lab]["name"]], "sample_first_step"):
+        if not LEARNERS[learners[lab]["name"]].implements("sample_first_step"):
             _fail(
                 f"runtime.max_partial_sample_n.{lab}",
                 cap,
