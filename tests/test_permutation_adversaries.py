@@ -18,6 +18,7 @@ from onlinerank.adversaries.mallows import MallowsAdversary, mallows_pmf, mallow
 from onlinerank.adversaries.reverse import ReverseAdversary
 from onlinerank.bounds import spearman_bound, theorem31
 from onlinerank.feedback import Feedback, complexity_M, pairwise_loss, position_loss, spearman_rho
+from onlinerank.learners import Learner
 from onlinerank.learners.simple import FollowTheLeader
 from onlinerank.seeding import replicate_streams
 
@@ -176,8 +177,11 @@ class NoSampling:
     def rank(self, seeds):
         raise AssertionError("the adversary must not read the sampled ranking")
 
+    def log_weights(self):
+        return self._l.log_weights() if self._expose_state else None  # None: not exposed
+
     def __getattr__(self, name):
-        if name in ("state", "log_weights") and not self._expose_state:
+        if name == "state" and not self._expose_state:
             raise AttributeError(name)
         return getattr(self._l, name)
 
@@ -234,7 +238,8 @@ def test_reverse_ties_by_item_id_and_deterministic_learner():
 
 
 def test_reverse_needs_exact_expected_loss():
-    class Blind:
+    class Blind(Learner):
+        name = "blind"
         reps = 1
         game = Game(n=3, T=2, family="spearman")
 

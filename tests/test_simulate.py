@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from onlinerank import Game, OnlineRank, exact_expected_regret, make_adversary, simulate
+from onlinerank import Adversary, Game, OnlineRank, exact_expected_regret, make_adversary, simulate
 from onlinerank.feedback import pairwise_loss, single_choice
 from onlinerank.hindsight import hindsight_loss_of_sequence
 from onlinerank.learners import make_learner
@@ -111,19 +111,14 @@ def test_exact_expected_regret_agrees_with_simulator_and_worst_case_module():
     game = Game(n=n, T=T)
     learner = OnlineRank(eta="paper")
 
-    class Replay:  # a minimal oblivious adversary replaying the fixed sequence
+    class Replay(Adversary):  # a minimal oblivious adversary replaying the fixed sequence
         name = "replay"
-
-        def reset(self, game, rngs):
-            pass
+        families = ("single",)
 
         def feedback(self, t, learner):
             from onlinerank.feedback import Feedback
 
             return Feedback(n, items=np.array([[items[t - 1]]]), family="single")
-
-        def describe(self):
-            return {"adversary": "replay"}
 
     res = simulate(learner, Replay(), game, 1, seed=0, K=2, sample=False)
     eta = learner.eta_value
