@@ -227,6 +227,93 @@ def pl_keys(S, eta, w, wmode, seeds, keys, mode_out, amax_out, lowbits):
 
 
 @njit(cache=True, error_model="numpy")
+def pl_keys_shared(a, seeds, keys, mode_out, amax_out, lowbits):
+    """:func:`pl_keys` for ``m`` orders of one log-weight vector ``a`` (n,) (``eta = 1``, every
+    row in the decide-here form): the row's range and the per-item factors are computed once,
+    by the same expressions, so the keys are bit-identical to those of ``pl_keys`` on the
+    broadcast (m, n) array.  False if some log-weight is not finite."""
+    m, n = keys.shape
+    himask = ~((np.int64(1) << lowbits) - 1)
+    amax = -np.inf
+    amin = np.inf
+    ok = True
+    for u in range(n):
+        x = 1.0 * a[u]
+        if not math.isfinite(x):
+            ok = False
+        amax = max(amax, x)
+        amin = min(amin, x)
+    if n == 0:
+        amax = 0.0
+        amin = 0.0
+    if not ok:
+        amax = 0.0
+    mode = 1 if amax - amin <= LO else 2
+    f = np.empty(n)
+    for u in range(n):
+        f[u] = _exp(amax - 1.0 * a[u]) if mode == 1 else 1.0 * a[u] - amax
+    for r in range(m):
+        state0 = _mix(seeds[r] ^ _SALT_PL)
+        mode_out[r] = mode
+        amax_out[r] = amax
+        if mode == 1:
+            for u in range(n):
+                e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+                keys[r, u] = _pack(e * f[u], u, himask)
+        else:
+            for u in range(n):
+                e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+                keys[r, u] = _pack(_log(e) - f[u] + LOGKEY_OFFSET, u, himask)
+    return ok
+
+
+#: rows at least this long are sorted by :func:`sort_rows` (LSD radix), shorter ones by numpy
+RADIX_MIN_N = 2048
+
+
+@njit(cache=True, error_model="numpy")
+def sort_rows(keys):
+    """Sort every row of ``keys`` (R, n) in place, ascending, for positive finite float64 values
+    (the packed keys): an LSD radix sort on the bit patterns, whose unsigned order is the order of
+    the values -- the same array as ``keys.sort(axis=1)``.  8-bit digits; a digit shared by the
+    whole row is skipped."""
+    R, n = keys.shape
+    nb = 256
+    mask = np.uint64(nb - 1)
+    cnt = np.zeros((8, nb), dtype=np.int64)
+    a = np.empty(n, dtype=np.uint64)
+    b = np.empty(n, dtype=np.uint64)
+    for r in range(R):
+        kb = keys[r].view(np.uint64)
+        cnt[:] = 0
+        for i in range(n):
+            x = kb[i]
+            a[i] = x
+            for d in range(8):
+                cnt[d, (x >> np.uint64(8 * d)) & mask] += 1
+        src = a
+        dst = b
+        for d in range(8):
+            sh = np.uint64(8 * d)
+            c = cnt[d]
+            if n == 0 or c[(src[0] >> sh) & mask] == n:
+                continue
+            tot = 0
+            for j in range(nb):
+                t = c[j]
+                c[j] = tot
+                tot += t
+            for i in range(n):
+                x = src[i]
+                j = (x >> sh) & mask
+                dst[c[j]] = x
+                c[j] += 1
+            src, dst = dst, src
+        for i in range(n):
+            kb[i] = src[i]
+
+
+@njit(cache=True, error_model="numpy")
 def pl_extract(keys, S, eta, w, seeds, mode, amax, lowbits, out):
     """Read item ids from sorted packed keys into ``out``; re-sort ties of the truncated keys."""
     R, n = keys.shape
@@ -431,6 +518,45 @@ def qs_rows(S, eta, w, wmode, seeds, out, lowbits):
     ok = True
     for r in range(R):
         ok &= _qs_row(S, eta, w, wmode, r, seeds[r], wex, pk, cb, stack, lowbits)
+        for u in range(n):
+            out[r, u] = _item(pk[u], mask)
+    return ok
+
+
+@njit(cache=True, error_model="numpy")
+def qs_rows_shared(a, seeds, out, lowbits):
+    """:func:`qs_rows` for ``m`` orders of one log-weight vector ``a`` (n,) (``eta = 1``, every
+    row in the decide-here form): the weights are computed once, by the same expressions, so the
+    orders are those of ``qs_rows`` on the broadcast (m, n) array.  False if some log-weight is
+    not finite."""
+    m, n = out.shape
+    mask = (np.int64(1) << lowbits) - 1
+    amax = -np.inf
+    amin = np.inf
+    ok = True
+    for u in range(n):
+        x = 1.0 * a[u]
+        if not math.isfinite(x):
+            ok = False
+        amax = max(amax, x)
+        amin = min(amin, x)
+    if n == 0:
+        amax = 0.0
+        amin = 0.0
+    logform = not (amax - amin <= LO)
+    w0 = np.empty(n)
+    for u in range(n):
+        w0[u] = 1.0 * a[u] - amax if logform else _exp(1.0 * a[u] - amax)
+    wex = np.empty(n)
+    pk = np.empty(n)
+    cb = np.empty(n, dtype=np.uint64)
+    stack = np.empty(2 * 70, dtype=np.uint64)
+    for r in range(m):
+        state = _mix(seeds[r] ^ _SALT_QS)
+        for u in range(n):
+            wex[u] = w0[u]
+            pk[u] = np.int64((np.float64(w0[u]).view(np.int64) & ~mask) | u).view(np.float64)
+        _qs_sort(pk, wex, cb, logform, state, stack, lowbits)
         for u in range(n):
             out[r, u] = _item(pk[u], mask)
     return ok
