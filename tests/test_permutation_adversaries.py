@@ -9,6 +9,7 @@ from itertools import permutations, product
 
 import numpy as np
 import pytest
+from laws import pl_law_arrays
 from scipy.stats import chisquare
 
 from onlinerank import ADVERSARIES, Game, OnlineRank, exact_expected_regret, simulate
@@ -42,15 +43,6 @@ def all_positions(n):
     """All n! position vectors (n!, n) and a dict position-tuple -> index."""
     perms = np.array(list(permutations(range(1, n + 1))), dtype=np.int64)
     return perms, {tuple(p): i for i, p in enumerate(perms)}
-
-
-def pl_law(a):
-    """All n! orders and their Plackett–Luce probabilities, weights exp(a) (product formula)."""
-    n = len(a)
-    orders = np.array(list(permutations(range(n))))
-    w = np.exp(np.asarray(a, dtype=np.float64))[orders]  # (n!, n) weights in order
-    tails = np.cumsum(w[:, ::-1], axis=1)[:, ::-1]  # sum_{j >= i} w_{o_j}
-    return orders, np.prod(w / tails, axis=1)
 
 
 def ellell_loop(order, s):
@@ -206,7 +198,7 @@ def test_reverse_plays_reverse_of_pl_expected_order(expose_state):
     got_epos = 1.0 + expected_positions(wrapped, R, n)  # 1..n scale
     a = learner.state.a
     for r in range(R):
-        orders, p = pl_law(a[r])
+        orders, p = pl_law_arrays(a[r])
         pos = np.array([positions_of(o) for o in orders])
         epos = p @ pos  # E[pi(u)] under the enumerated Plackett–Luce law
         np.testing.assert_allclose(got_epos[r], epos, rtol=1e-12)
@@ -360,7 +352,7 @@ def test_spearman_regret_pairwise_equals_minus_rho_exact_n4():
     S = np.zeros(n)
     exp_rho_loss = 0.0
     for t in range(T):
-        orders, p = pl_law(eta * S)
+        orders, p = pl_law_arrays(eta * S)
         pos = np.array([positions_of(o) for o in orders])
         exp_rho_loss += p @ (-(pos * sig[t]).sum(axis=1))
         S -= sig[t]
@@ -409,7 +401,7 @@ def test_spearman_regret_pairwise_equals_minus_rho_simulated():
         rho_real = sum(float(positions_of(orders[r, t]) @ sigma[r, t]) for t in range(T))
         exp_rho = 0.0
         for t in range(T):
-            o, p = pl_law(a_hist[r, t])
+            o, p = pl_law_arrays(a_hist[r, t])
             exp_rho += p @ (np.array([positions_of(x) for x in o]) @ sigma[r, t])
         best_rho = -max(pos_all @ sigma[r].sum(axis=0))  # min over rankings of sum_t -rho
         # per round: ellell = -rho + sum i^2, so cumulative losses differ by T sum i^2 ...

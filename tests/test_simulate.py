@@ -4,6 +4,7 @@ import itertools
 
 import numpy as np
 import pytest
+from laws import pl_law_arrays
 
 from onlinerank import Adversary, Game, OnlineRank, exact_expected_regret, make_adversary, simulate
 from onlinerank.feedback import pairwise_loss, single_choice
@@ -71,19 +72,6 @@ def test_realised_loss_matches_exact_expectation(sampler):
     assert abs(d.mean()) < 5 * d.std(ddof=1) / np.sqrt(d.size)
 
 
-def pl_law(a):
-    """All n! orders with their Plackett–Luce probabilities (product formula)."""
-    n = a.size
-    w = np.exp(a - a.max())
-    for o in itertools.permutations(range(n)):
-        p = 1.0
-        rest = w[list(o)].sum()
-        for u in o:
-            p *= w[u] / rest
-            rest -= w[u]
-        yield np.array(o), p
-
-
 def test_exact_expected_regret_by_enumeration():
     """exact_expected_regret == sum over rounds of the enumerated PL expectation - L*(brute)."""
     rng = np.random.default_rng(5)
@@ -92,7 +80,8 @@ def test_exact_expected_regret_by_enumeration():
         S = np.zeros(n)
         total = 0.0
         for s in seq:
-            total += sum(p * pairwise_loss(o, s) for o, p in pl_law(eta * S))
+            orders, probs = pl_law_arrays(eta * S)
+            total += float(probs @ pairwise_loss(orders, s))
             S += s
         brute_best = min(
             pairwise_loss(np.broadcast_to(np.array(o), seq.shape), seq).sum()
