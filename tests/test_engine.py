@@ -228,3 +228,14 @@ def test_progress_is_called_at_the_same_rounds():
     )
     step = 1234 // 100
     assert calls == [t for t in range(1, 1235) if t % step == 0 or t == 1234]
+
+
+def test_import_stays_light():
+    """``import onlinerank`` (registries and plug-in discovery included) imports neither numba nor
+    scipy; the kernels load them on first use."""
+    import subprocess
+    import sys
+
+    code = "import sys, onlinerank; print(sorted(m for m in ('numba', 'scipy') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -34,12 +34,44 @@ Conventions shared by all kernels
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
-from numba import njit, prange
 
-from .seeding import GOLDEN as _GOLDEN
-from .seeding import mix64
+
+def _load_numba_without_blas_probe() -> None:
+    """Start-up: numba's first compile or cache load imports ``numba.np.arraymath``, whose BLAS
+    probe imports ``scipy.linalg`` (~0.3 s, a third of a simulate job's numba start-up) only to
+    choose how ``np.correlate``/``np.convolve`` are compiled -- which these kernels never use.
+    Import it here with the probe answering "no BLAS" (those two then use numba's own loop in
+    this process; ``np.dot`` & co. still find BLAS when compiled).  A no-op when scipy.linalg is
+    already loaded (the probe is then free) or numba's internals differ."""
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    try:
+        import numba.np.linalg as linalg
+    except ImportError:  # pragma: no cover - other numba layout
+        return
+    probe = getattr(linalg, "ensure_blas", None)
+    if probe is None:  # pragma: no cover
+        return
+
+    def no_blas() -> None:
+        raise ImportError("BLAS probe skipped at start-up by onlinerank._kernels")
+
+    linalg.ensure_blas = no_blas
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        linalg.ensure_blas = probe
+
+
+_load_numba_without_blas_probe()
+
+from numba import njit, prange  # noqa: E402
+
+from .seeding import GOLDEN as _GOLDEN  # noqa: E402
+from .seeding import mix64  # noqa: E402
 
 # dynamic-range limits of the weight form (see module docstring)
 LO = 600.0
