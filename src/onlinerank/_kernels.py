@@ -1016,3 +1016,165 @@ def add_item_counts(S, items):
         for b in range(B):
             for j in range(k):
                 S[r, items[r, b, j]] += 1.0
+
+
+# ------------------------------------------------------------------------------------------------
+# numpy's ``np.random.default_rng(seed).permutation(n)``, compiled (the uniform ranking's draws)
+# ------------------------------------------------------------------------------------------------
+# SeedSequence(seed) -> 4 uint64 words -> PCG64 (128-bit LCG, XSL-RR output, 32-bit draws buffered
+# from 64-bit ones) -> Generator.shuffle (Fisher-Yates from the top, bounded draws by masked
+# rejection).  The same integer arithmetic as numpy's C code, tested equal to numpy for many seeds.
+_M32 = np.uint64(0xFFFFFFFF)
+_SS_INIT_A = np.uint64(0x43B0D7E5)
+_SS_MULT_A = np.uint64(0x931E8875)
+_SS_INIT_B = np.uint64(0x8B51F9DD)
+_SS_MULT_B = np.uint64(0x58F38DED)
+_SS_MIX_L = np.uint64(0xCA01F9DD)
+_SS_MIX_R = np.uint64(0x4973F715)
+_U16 = np.uint64(16)
+_U32 = np.uint64(32)
+_U63 = np.uint64(63)
+_U64 = np.uint64(64)
+_U122_HI = np.uint64(122 - 64)
+_PCG_MULT_HI = np.uint64(2549297995355413924)
+_PCG_MULT_LO = np.uint64(4865540595714422341)
+
+
+@njit(cache=True, error_model="numpy")
+def _mulhi64(a, b):
+    """High 64 bits of the 128-bit product of two uint64."""
+    a0 = a & _M32
+    a1 = a >> _U32
+    b0 = b & _M32
+    b1 = b >> _U32
+    p0 = a0 * b0
+    p1 = a0 * b1
+    p2 = a1 * b0
+    mid = (p0 >> _U32) + (p1 & _M32) + (p2 & _M32)
+    return a1 * b1 + (p1 >> _U32) + (p2 >> _U32) + (mid >> _U32)
+
+
+@njit(cache=True, error_model="numpy")
+def _ss_hashmix(value, h):
+    """SeedSequence's hashmix on uint32 values held in uint64; returns (value, new hash const)."""
+    value = (value ^ h) & _M32
+    h = (h * _SS_MULT_A) & _M32
+    value = (value * h) & _M32
+    return value ^ (value >> _U16), h
+
+
+@njit(cache=True, error_model="numpy")
+def _ss_mix(x, y):
+    r = (_SS_MIX_L * x - _SS_MIX_R * y) & _M32
+    return r ^ (r >> _U16)
+
+
+@njit(cache=True, error_model="numpy")
+def _pcg_step(hi, lo, ihi, ilo):
+    """state * MULT + inc modulo 2^128, state and inc as (high, low) uint64 halves."""
+    nlo = lo * _PCG_MULT_LO
+    nhi = hi * _PCG_MULT_LO + lo * _PCG_MULT_HI + _mulhi64(lo, _PCG_MULT_LO)
+    lo2 = nlo + ilo
+    return nhi + ihi + np.uint64(lo2 < ilo), lo2
+
+
+@njit(cache=True, error_model="numpy")
+def _pcg_output(hi, lo):
+    """XSL-RR: rotate right (high ^ low) by the top 6 bits of the state."""
+    x = hi ^ lo
+    rot = hi >> _U122_HI
+    return (x >> rot) | (x << ((_U64 - rot) & _U63))
+
+
+@njit(cache=True, error_model="numpy")
+def _default_rng_permutation(seed, out):
+    """``out[:] = np.random.default_rng(int(seed)).permutation(out.size)``."""
+    n = out.shape[0]
+    # SeedSequence(seed): entropy words (little-endian uint32), pool of 4, mixed
+    ent0 = seed & _M32
+    ent1 = seed >> _U32
+    nent = 2 if ent1 != 0 else 1
+    pool = np.empty(4, dtype=np.uint64)
+    h = _SS_INIT_A
+    for i in range(4):
+        v = ent0 if i == 0 else (ent1 if i == 1 and nent == 2 else np.uint64(0))
+        pool[i], h = _ss_hashmix(v, h)
+    for s in range(4):
+        for d in range(4):
+            if s != d:
+                hv, h = _ss_hashmix(pool[s], h)
+                pool[d] = _ss_mix(pool[d], hv)
+    # generate_state(4, uint64): 8 uint32 words, pairs little-endian
+    hb = _SS_INIT_B
+    words = np.empty(8, dtype=np.uint64)
+    for i in range(8):
+        v = pool[i % 4] ^ hb
+        hb = (hb * _SS_MULT_B) & _M32
+        v = (v * hb) & _M32
+        words[i] = v ^ (v >> _U16)
+    s0 = words[0] | (words[1] << _U32)
+    s1 = words[2] | (words[3] << _U32)
+    s2 = words[4] | (words[5] << _U32)
+    s3 = words[6] | (words[7] << _U32)
+    # PCG64 seeding: state = 0; inc = (initseq << 1) | 1; step; state += initstate; step
+    ihi = (s2 << np.uint64(1)) | (s3 >> _U63)
+    ilo = (s3 << np.uint64(1)) | np.uint64(1)
+    hi, lo = _pcg_step(np.uint64(0), np.uint64(0), ihi, ilo)
+    lo2 = lo + s1
+    hi = hi + s0 + np.uint64(lo2 < s1)
+    hi, lo = _pcg_step(hi, lo2, ihi, ilo)
+    # Fisher-Yates from the top; bounded draws by masked rejection on buffered 32-bit outputs
+    has32 = False
+    buf = np.uint64(0)
+    for i in range(n):
+        out[i] = i
+    for i in range(n - 1, 0, -1):
+        mx = np.uint64(i)
+        mask = mx
+        mask |= mask >> np.uint64(1)
+        mask |= mask >> np.uint64(2)
+        mask |= mask >> np.uint64(4)
+        mask |= mask >> np.uint64(8)
+        mask |= mask >> _U16
+        mask |= mask >> _U32
+        while True:
+            if mx <= _M32:
+                if has32:
+                    has32 = False
+                    v = buf
+                else:
+                    hi, lo = _pcg_step(hi, lo, ihi, ilo)
+                    z = _pcg_output(hi, lo)
+                    has32 = True
+                    buf = z >> _U32
+                    v = z & _M32
+            else:
+                hi, lo = _pcg_step(hi, lo, ihi, ilo)
+                v = _pcg_output(hi, lo)
+            v &= mask
+            if v <= mx:
+                break
+        j = np.int64(v)
+        t = out[i]
+        out[i] = out[j]
+        out[j] = t
+
+
+@njit(cache=True, error_model="numpy")
+def uniform_items_loss(items, keys, t0, n, loss):
+    """The uniform ranking's realised loss on choice feedback ``items`` (R, B, k): per round, the
+    order ``default_rng(seed).permutation(n)`` of seed ``_round_seed(keys[r], t)`` (exactly
+    ``UniformRanking.rank``) and ``loss[r] +=`` the positions of the chosen items minus C(k, 2)."""
+    R, B, k = items.shape
+    comb = np.float64(k * (k - 1) // 2)
+    perm = np.empty(n, dtype=np.int64)
+    pos = np.empty(n, dtype=np.int64)
+    for r in range(R):
+        for b in range(B):
+            _default_rng_permutation(_round_seed(keys[r], t0 + b), perm)
+            for i in range(n):
+                pos[perm[i]] = i
+            ps = 0
+            for j in range(k):
+                ps += pos[items[r, b, j]]
+            loss[r] += np.float64(ps) - comb

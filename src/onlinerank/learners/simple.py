@@ -76,16 +76,21 @@ class UniformRanking(Learner):
     def play_block(
         self, block: FeedbackBlock, keys: np.ndarray | None, t0: int, exp_loss: np.ndarray, loss: np.ndarray
     ) -> bool:
-        """Choice feedback without sampling: ``B`` rounds of ``k(n-k)/2`` in one addition (the same
-        float as B additions: every partial sum is a multiple of 1/2 below 2**51).  Otherwise
-        the per-round path."""
+        """Choice feedback: ``B`` rounds of ``k(n-k)/2`` in one addition (the same float as B
+        additions: every partial sum is a multiple of 1/2 below 2**51) and, when sampling, the
+        orders of :meth:`_rank` (numpy's ``default_rng(seed).permutation``) drawn by a compiled
+        copy of numpy's generator (tested equal).  Otherwise the per-round path."""
         h = 2.0 * exp_loss
-        if block.items is None or keys is not None or not np.array_equal(h, np.round(h)):
+        if block.items is None or not np.array_equal(h, np.round(h)):
             return super().play_block(block, keys, t0, exp_loss, loss)
         k = block.items.shape[2]
         add = 0.5 * float(block.rounds * k * (self.game.n - k))
         if np.abs(exp_loss).max() + add >= 2.0**51:
             return super().play_block(block, keys, t0, exp_loss, loss)
         _check_items(block.items, self.game.n)
+        if keys is not None:
+            from .._kernels import uniform_items_loss
+
+            uniform_items_loss(block.items, keys, int(t0), self.game.n, loss)
         exp_loss += add
         return True
