@@ -159,6 +159,10 @@ def test_hindsight_optimum_matches_brute_force():
         assert hindsight_loss_of_sequence(seq) == pytest.approx(brute, abs=1e-9)
         order = best_order(seq.sum(0))
         assert pairwise_loss(np.broadcast_to(order, seq.shape), seq).sum() == pytest.approx(brute)
+        batch = np.stack([seq, seq[::-1] * 2.0, seq[:1].repeat(T, axis=0)])  # (3, T, n): a batch
+        want = [hindsight_loss_of_sequence(x) for x in batch]
+        np.testing.assert_allclose(hindsight_loss_of_sequence(batch), want, atol=1e-9)
+        np.testing.assert_allclose(want[1], 2 * brute, atol=1e-9)  # order of rounds is irrelevant
 
 
 def test_M_identity_sum_of_squares():
