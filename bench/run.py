@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    .venv/bin/python -m bench            # full table (about a minute)
-    .venv/bin/python -m bench --quick    # fewer repeats
+    .venv/bin/python -m bench            # full table (about two minutes, plus T = 10^6 runs)
+    .venv/bin/python -m bench --quick    # fewer repeats, no T = 10^6 runs
 
 Floor: one ``np.argsort`` of n float64 per replicate-round, i.e. ``np.argsort(X, axis=1)`` on an
 (R, n) array.  Every measured call is timed right after a call of the floor (floor, A, floor, B,
