@@ -41,7 +41,7 @@ import numpy as np
 
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
-from ..registry import Registry
+from ..registry import Registry, owner
 from ..samplers import expit
 
 __all__ = [
@@ -133,8 +133,7 @@ class Adversary:
         """True when this class overrides the optional hook ``hook`` of :class:`Adversary`."""
         if not callable(getattr(Adversary, hook, None)):
             raise ValueError(f"{hook!r} is not a hook of Adversary")
-        owner = next(k for k in cls.__mro__ if hook in vars(k))
-        return owner is not Adversary
+        return owner(cls, hook) is not Adversary
 
     # --- optional hooks (defaults) ----------------------------------------------------------------
     @classmethod

@@ -44,7 +44,7 @@ import numpy as np
 
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
-from ..registry import Registry
+from ..registry import Registry, owner
 from ..seeding import draw_seeds
 
 __all__ = ["Learner", "LEARNERS", "register", "make_learner", "check_seeds"]
@@ -100,8 +100,7 @@ class Learner:
         """True when this class overrides the optional hook ``hook`` of :class:`Learner`."""
         if not callable(getattr(Learner, hook, None)):
             raise ValueError(f"{hook!r} is not a hook of Learner")
-        owner = next(k for k in cls.__mro__ if hook in vars(k))
-        return owner is not Learner
+        return owner(cls, hook) is not Learner
 
     # --- optional hooks (defaults) ----------------------------------------------------------------
     @classmethod
