@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    .venv/bin/python -m bench            # full table (about a minute)
-    .venv/bin/python -m bench --quick    # fewer repeats
+    .venv/bin/python -m bench            # full table (about two minutes, plus T = 10^6 runs)
+    .venv/bin/python -m bench --quick    # fewer repeats, no T = 10^6 runs
 
 Floor: one ``np.argsort`` of n float64 per replicate-round, i.e. ``np.argsort(X, axis=1)`` on an
 (R, n) array.  Every measured call is timed right after a call of the floor (floor, A, floor, B,
@@ -17,9 +17,17 @@ one simulate block at n = 10000 in fresh subprocesses for two horizons T and two
 (memory must grow with R n + R K, never with T), and the cost of one small cell run end to end
 through ``python -m snakemake`` (one-cell config) against its simulation time.
 
-Targets (issue): at n = 10000, Plackett–Luce <= 1.0x, QuickSort <= 3.0x, exact single-choice
-expected loss (with its add_items update) >= 1e9 item-rounds/s; at n = 1000 the dense expected
-loss >= 1e9 ordered pairs/s.  The script always exits 0; it is a report, not a test.
+Engine section: ``simulate(OnlineRank(sampler="plackett-luce", eta="paper"), make_adversary("uniform"),
+Game(n, T), reps=32)`` per round, with ``sample=False`` against one ``np.exp`` of an (R, n) float64
+array and with ``sample=True`` against one ``np.argsort(X, axis=1)`` of it, at n = 100 and 1000; each
+simulate call is paired with a batch of floor calls timed right before it.  The full run also times
+T = 10^6 at n = 100 once (absolute seconds).
+
+Targets (issues): at n = 10000, Plackett–Luce <= 1.0x (LogWeights.sample) and <= 0.75x through the
+public ``plackett_luce(logw, rng, size=R)``, QuickSort <= 3.0x and <= 2.5x (public ``quicksort``),
+exact single-choice expected loss (with its add_items update) >= 1e9 item-rounds/s; at n = 1000 the
+dense expected loss >= 1e9 ordered pairs/s; simulate per round <= 1.0x np.exp (sample=False) and
+<= 1.5x np.argsort (sample=True).  The script always exits 0; it is a report, not a test.
 """
 
 from __future__ import annotations
@@ -34,8 +42,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from onlinerank import Game, OnlineRank, make_adversary, simulate
 from onlinerank.logweights import LogWeights
-from onlinerank.samplers import plackett_luce_rows, quicksort_rows
+from onlinerank.samplers import plackett_luce, plackett_luce_rows, quicksort, quicksort_rows
 
 R = 64
 
@@ -103,6 +112,7 @@ def bench_sizes(sizes: list[int], repeats: int, rng: np.random.Generator) -> lis
         seeds = _Seeds(rng)
         X = rng.random((R, n))
         a = lw.a
+        a0 = a[0].copy()  # one vector for R orders: the public samplers
         items_stream = rng.integers(0, n, size=(repeats + 2, R, 1))
         it = iter(range(10**9))
 
@@ -123,6 +133,8 @@ def bench_sizes(sizes: list[int], repeats: int, rng: np.random.Generator) -> lis
             "qs": lambda lw=lw, seeds=seeds: lw.sample("quicksort", seeds()),
             "pl_rows": lambda a=a, seeds=seeds: plackett_luce_rows(a, seeds()),
             "qs_rows": lambda a=a, seeds=seeds: quicksort_rows(a, seeds()),
+            "pl_pub": lambda a0=a0, g=seeds.rng: plackett_luce(a0, g, size=R),
+            "qs_pub": lambda a0=a0, g=seeds.rng: quicksort(a0, g, size=R),
             "loss": loss_round,
             "round": sim_round,
         }
@@ -136,6 +148,8 @@ def bench_sizes(sizes: list[int], repeats: int, rng: np.random.Generator) -> lis
             ("qs", "QuickSort, LogWeights.sample", 3.0),
             ("pl_rows", "plackett_luce_rows(a, seeds)", None),
             ("qs_rows", "quicksort_rows(a, seeds)", None),
+            ("pl_pub", "plackett_luce(logw, rng, size=R)", 0.75),
+            ("qs_pub", "quicksort(logw, rng, size=R)", 2.5),
             ("round", "round: E[loss] + sample PL + add_items", None),
         ]:
             ratio = med[f"ratio:{key}"]
@@ -148,7 +162,7 @@ def bench_sizes(sizes: list[int], repeats: int, rng: np.random.Generator) -> lis
                     med[key],
                     ratio,
                     rmin,
-                    f"<= {target:.1f}x" if tgt else "-",
+                    f"<= {target:g}x" if tgt else "-",
                     None if tgt is None else ratio <= tgt,
                 )
             )
@@ -165,6 +179,81 @@ def bench_sizes(sizes: list[int], repeats: int, rng: np.random.Generator) -> lis
             )
         )
     return rows
+
+
+RS = 32  # replicates of the engine rows (the issue's setting)
+
+
+def _sim_seconds(n: int, T: int, sample: bool) -> float:
+    t0 = time.perf_counter()
+    simulate(
+        OnlineRank(sampler="plackett-luce", eta="paper"),
+        make_adversary("uniform"),
+        Game(n=n, T=T),
+        reps=RS,
+        sample=sample,
+    )
+    return time.perf_counter() - t0
+
+
+def _floor_seconds(f: Callable[[], object], budget: float) -> float:
+    """Mean seconds per call of ``f`` over about ``budget`` seconds (at least 20 calls)."""
+    t0 = time.perf_counter()
+    f()
+    one = max(time.perf_counter() - t0, 1e-7)
+    m = int(max(20, budget / one))
+    t0 = time.perf_counter()
+    for _ in range(m):
+        f()
+    return (time.perf_counter() - t0) / m
+
+
+def bench_simulate(sizes: list[int], repeats: int, rng: np.random.Generator) -> list[tuple]:
+    """simulate per round against its floor, each run paired with floor calls right before it."""
+    rows = []
+    for n in sizes:
+        T = 50_000 if n <= 100 else 5_000
+        X = rng.random((RS, n))
+        floors = {
+            False: ("np.exp((R, n))", lambda X=X: np.exp(X), 1.0),
+            True: ("np.argsort((R, n), axis=1)", lambda X=X: np.argsort(X, axis=1), 1.5),
+        }
+        for sample in (False, True):
+            fname, floor, target = floors[sample]
+            _sim_seconds(n, 50, sample)  # numba caches, first allocations
+            per_round, fl, ratios = [], [], []
+            for _ in range(repeats):
+                f = _floor_seconds(floor, 0.1)
+                t = _sim_seconds(n, T, sample) / T
+                per_round.append(t)
+                fl.append(f)
+                ratios.append(t / f)
+            med = float(np.median(per_round))
+            ratio = float(np.median(ratios))
+            rmin = min(per_round) / min(fl)
+            rows.append((n, f"floor: {fname}, R = {RS}", float(np.median(fl)), 1.0, 1.0, "-", None))
+            rows.append(
+                (
+                    n,
+                    f"simulate PL/uniform, sample={sample} (T={T})",
+                    med,
+                    ratio,
+                    rmin,
+                    f"<= {target:g}x {fname.split('(')[0]}  [{RS * n / med:.2e} item-rounds/s]",
+                    ratio <= target,
+                )
+            )
+    return rows
+
+
+def absolute_million() -> None:
+    """The issue's absolute goal: T = 10^6 rounds at n = 100, R = 32, in a few seconds."""
+    for sample in (False, True):
+        _sim_seconds(100, 50, sample)
+        print(
+            f"simulate OnlineRank PL vs uniform single choice, n = 100, R = {RS}, T = 10^6, "
+            f"sample={sample}: {_sim_seconds(100, 10**6, sample):.1f} s"
+        )
 
 
 def bench_dense(n: int, repeats: int, rng: np.random.Generator) -> list[tuple]:
@@ -266,6 +355,16 @@ print(" ".join(f"{k}={v:.3f}s" for k, v in out.items()), f"total={sum(out.values
       f"(after import: {', '.join(heavy) or 'no numba/scipy'})")
 """
 
+_FIRST_SIM = """
+import sys, time
+t0 = time.perf_counter()
+import onlinerank as o
+t1 = time.perf_counter()
+o.simulate(o.OnlineRank(), o.make_adversary("uniform"), o.Game(n=10, T=20), 2)
+t2 = time.perf_counter()
+print(t1 - t0, t2 - t1, "scipy.linalg" in sys.modules)
+"""
+
 _WHO_IMPORTS = """
 import sys
 import onlinerank.samplers, onlinerank.logweights
@@ -279,6 +378,17 @@ def startup() -> None:
     print(
         f"import onlinerank (minus bare interpreter {base:.3f}s): first {times[0]:.3f}s, "
         f"then median {np.median(times[1:]):.3f}s"
+    )
+    runs = []
+    for _ in range(5):
+        p = subprocess.run([sys.executable, "-c", _FIRST_SIM], check=True, capture_output=True, text=True)
+        imp, sim, linalg = p.stdout.split()
+        runs.append((float(imp), float(sim)))
+    imp, sim = np.median(np.array(runs), axis=0)
+    print(
+        f"engine share of a simulate job (fresh process, warm numba cache, median of 5): import "
+        f"{imp:.2f} s + first simulate {sim:.2f} s (numba import + cache load); scipy.linalg "
+        f"loaded: {linalg}"
     )
     print("modules loaded by import onlinerank.samplers, onlinerank.logweights:", end=" ", flush=True)
     subprocess.run([sys.executable, "-c", _WHO_IMPORTS], check=True)
@@ -455,17 +565,20 @@ def main(argv: list[str] | None = None) -> int:
         f"(the machine has {os.cpu_count()} cores; other processes distort timings)"
     )
     rows = bench_sizes(args.sizes, repeats, rng)
+    rows += bench_simulate([100, 1000], 3 if args.quick else 5, rng)
     rows += bench_dense(1000, max(5, repeats // 2), rng)
     rows += bench_permelearn(1000)
-    head = f"{'n':>6}  {'what':<40} {'median/round':>13} {'ratio':>7} {'(min)':>6}  {'target':<36} verdict"
+    head = f"{'n':>6}  {'what':<46} {'median/round':>13} {'ratio':>7} {'(min)':>6}  {'target':<48} verdict"
     print(head)
     print("-" * len(head))
     for n, what, t, ratio, rmin, target, ok in rows:
         verdict = "" if ok is None else ("PASS" if ok else "MISS")
         print(
-            f"{n:>6}  {what:<40} {_fmt_t(t):>13} {ratio:>6.2f}x {rmin:>5.2f}x  {target or '-':<36} {verdict}"
+            f"{n:>6}  {what:<46} {_fmt_t(t):>13} {ratio:>6.2f}x {rmin:>5.2f}x  {target or '-':<48} {verdict}"
         )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
+    if not args.quick:
+        absolute_million()
     if not args.no_startup:
         try:
             startup()

@@ -15,7 +15,7 @@ from onlinerank.adversaries.popularity import zipf_weights
 from onlinerank.bounds import resolve_eta
 from onlinerank.feedback import pairwise_loss
 from onlinerank.hindsight import hindsight_loss_of_sequence
-from onlinerank.learners import make_learner
+from onlinerank.learners import Learner, make_learner
 from onlinerank.learners.onlinerank import OnlineRank
 from onlinerank.seeding import replicate_streams
 
@@ -232,8 +232,9 @@ def test_greedy_maximises_the_increment_over_all_candidates(n, family, k, eta):
         past.append(fb.dense[0])
 
 
-class Wrapped:
-    """A learner exposing only the protocol (no log_weights); ``rank`` must never be called."""
+class Wrapped(Learner):
+    """A learner with only the required protocol and an exact expected loss (no log_weights);
+    ``rank`` must never be called."""
 
     name = "wrapped"
 
@@ -241,6 +242,7 @@ class Wrapped:
         self.inner = inner
 
     def reset(self, game, reps):
+        super().reset(game, reps)
         self.inner.reset(game, reps)
 
     def expected_loss(self, fb):
@@ -249,7 +251,7 @@ class Wrapped:
     def update(self, fb):
         self.inner.update(fb)
 
-    def rank(self, seeds):
+    def _rank(self, seeds):
         raise AssertionError("the adversary read the learner's sampled ranking")
 
 

@@ -1,10 +1,27 @@
-"""Conformance of every registered learner and adversary (no new test code per plug-in)."""
+"""Conformance of every registered learner and adversary (no new test code per plug-in).
+
+Besides the protocol (valid permutations, determinism, exact expected loss = Monte Carlo mean),
+the declared contract of ``learners/base.py`` and ``adversaries/base.py``: every optional hook
+exists with its documented default or a conforming override, ``rank`` validates its seeds,
+``implements`` tells overrides apart, and plug-ins are discovered from their folder.  (Block
+methods against the per-round reference: tests/test_engine.py.)
+"""
+
+import os
+import pkgutil
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from onlinerank import ADVERSARIES, LEARNERS, Game
+import onlinerank.adversaries as adversaries_pkg
+import onlinerank.learners as learners_pkg
+from onlinerank import ADVERSARIES, LEARNERS, Adversary, Game, Learner
 from onlinerank.feedback import Feedback, k_choice
+from onlinerank.samplers import expit
 from onlinerank.seeding import replicate_streams
 
 FAMILY_GAMES = [
@@ -16,13 +33,11 @@ FAMILY_GAMES = [
 
 
 def example_learner(name):
-    cls = LEARNERS[name]
-    return cls.example() if hasattr(cls, "example") else cls()
+    return LEARNERS[name].example()
 
 
 def example_adversary(name):
-    cls = ADVERSARIES[name]
-    return cls.example() if hasattr(cls, "example") else cls()
+    return ADVERSARIES[name].example()
 
 
 def random_feedback(game, R, rng):
@@ -112,3 +127,132 @@ def test_adversary_conformance(name):
 def test_k_choice_helper_roundtrip():
     s = k_choice(np.array([[0, 2]]), 4)
     assert s.tolist() == [[1, 0, 1, 0]]
+
+
+# --------------------------------------------------------------------------------------------------
+# the declared contract
+# --------------------------------------------------------------------------------------------------
+LEARNER_HOOKS = ("example", "check", "expected_loss", "log_weights", "pair_probs", "sample_first_step")
+ADVERSARY_HOOKS = ("example", "check", "M", "checkpoint_metrics", "feedback_block")
+
+
+def dense_expected_loss(P, s):
+    """E[ellell] = sum_{u != v} [s_v - s_u]_+ P(u before v), from the pairwise marginals."""
+    gap = np.maximum(s[:, None, :] - s[:, :, None], 0.0)  # (R, u, v): [s_v - s_u]_+
+    return np.sum(gap * P, axis=(1, 2))
+
+
+@pytest.mark.parametrize("name", sorted(LEARNERS))
+def test_learner_hooks_follow_the_contract(name):
+    cls = LEARNERS[name]
+    assert issubclass(cls, Learner) and cls.name == name
+    for hook in LEARNER_HOOKS:
+        assert callable(getattr(cls, hook))
+    with pytest.raises(ValueError, match="not a hook"):
+        cls.implements("no_such_hook")
+    rng = np.random.default_rng(1)
+    R = 3
+    for game in FAMILY_GAMES:
+        learner = cls.example()
+        assert isinstance(learner, cls)
+        learner.check(game)  # every built-in learner plays these small games
+        learner.reset(game, R)
+        for _ in range(3):
+            learner.update(random_feedback(game, R, rng))
+        assert learner.describe()["learner"] == name
+        with pytest.raises(ValueError, match=rf"seeds must have shape \({R},\)"):
+            learner.rank(np.arange(R + 1, dtype=np.uint64))
+        a = learner.log_weights()
+        P = learner.pair_probs()
+        assert (a is None) == (not cls.implements("log_weights"))
+        assert (P is None) == (not cls.implements("pair_probs"))
+        if P is not None:
+            n = game.n
+            assert P.shape == (R, n, n) and np.all(P[:, np.arange(n), np.arange(n)] == 0)
+            off = ~np.eye(n, dtype=bool)
+            np.testing.assert_allclose((P + P.transpose(0, 2, 1))[:, off], 1.0, atol=1e-12)
+            s = rng.normal(size=(R, n))
+            el = learner.expected_loss(Feedback(n, values=s))
+            np.testing.assert_allclose(el, dense_expected_loss(P, s), rtol=1e-9, atol=1e-9)
+        if a is not None:
+            np.testing.assert_allclose(P, expit(a[:, :, None] - a[:, None, :]) * ~np.eye(game.n, dtype=bool))
+        if cls.implements("sample_first_step"):
+            learner.sample_first_step()
+        else:
+            with pytest.raises(NotImplementedError, match="sample_first_step"):
+                learner.sample_first_step()
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIES))
+def test_adversary_hooks_follow_the_contract(name):
+    cls = ADVERSARIES[name]
+    assert issubclass(cls, Adversary) and cls.name == name and cls.families
+    for hook in ADVERSARY_HOOKS:
+        assert callable(getattr(cls, hook))
+    adv = cls.example()
+    assert isinstance(adv, cls)
+    M = adv.M(6)
+    assert (M is None) == (not cls.implements("M"))
+    assert M is None or (isinstance(M, float) and M > 0)
+    for game in FAMILY_GAMES:
+        if game.family not in cls.families:
+            with pytest.raises(ValueError, match=f"adversary {name!r} does not produce {game.family!r}"):
+                cls.example().check(game)
+            continue
+        from onlinerank.learners.onlinerank import OnlineRank
+
+        adv = cls.example()
+        adv.reset(game, replicate_streams(1, ("hooks", name), range(2), "adversary"))
+        learner = OnlineRank()
+        learner.reset(game, 2)
+        for t in range(1, 4):
+            learner.update(adv.feedback(t, learner))
+        metrics = adv.checkpoint_metrics(learner)
+        assert isinstance(metrics, dict) and (not metrics) == (not cls.implements("checkpoint_metrics"))
+        for val in metrics.values():
+            assert np.shape(val) == (2,) and np.all(np.isfinite(val))
+        assert adv.describe()["adversary"] == name
+
+
+def test_plugins_are_discovered_from_their_folder():
+    """Every module of learners/ and adversaries/ is imported, and every named subclass defined
+    in them is registered under its name."""
+    for pkg, registry, base in (
+        (learners_pkg, LEARNERS, Learner),
+        (adversaries_pkg, ADVERSARIES, Adversary),
+    ):
+        files = {m.name for m in pkgutil.iter_modules(pkg.__path__)} - {"base"}
+        assert {m.__name__.rsplit(".", 1)[1] for m in pkg.MODULES} == files
+        found = {
+            obj.name: obj
+            for m in pkg.MODULES
+            for obj in vars(m).values()
+            if isinstance(obj, type) and issubclass(obj, base) and obj.__module__ == m.__name__ and obj.name
+        }
+        assert found == dict(registry)
+
+
+def test_a_plugin_is_one_file(tmp_path):
+    """A learner and an adversary dropped into a copy of the package are registered, with no
+    import line added anywhere, and play through the engine (a dense family: no numba compile
+    of the copy's kernels)."""
+    src = Path(learners_pkg.__file__).parents[1]
+    shutil.copytree(src, tmp_path / "onlinerank", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "onlinerank" / "learners" / "zz_mine.py").write_text(
+        "from .simple import UniformRanking\nfrom .base import register\n\n\n"
+        "@register\nclass Mine(UniformRanking):\n    name = 'mine'\n"
+    )
+    (tmp_path / "onlinerank" / "adversaries" / "zz_theirs.py").write_text(
+        "from .uniform import UniformAdversary\nfrom .base import register\n\n\n"
+        "@register\nclass Theirs(UniformAdversary):\n    name = 'theirs'\n"
+    )
+    code = (
+        "import onlinerank as o\n"
+        f"assert o.__file__.startswith({str(tmp_path)!r})\n"
+        "g = o.Game(n=4, T=5, family='spearman')\n"
+        "r = o.simulate(o.make_learner('mine'), o.make_adversary('theirs'), g, 2)\n"
+        "print(sorted(o.LEARNERS), sorted(o.ADVERSARIES), r.loss.shape)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert "'mine'" in out.stdout and "'theirs'" in out.stdout and "(2, " in out.stdout

@@ -159,6 +159,10 @@ def test_hindsight_optimum_matches_brute_force():
         assert hindsight_loss_of_sequence(seq) == pytest.approx(brute, abs=1e-9)
         order = best_order(seq.sum(0))
         assert pairwise_loss(np.broadcast_to(order, seq.shape), seq).sum() == pytest.approx(brute)
+        batch = np.stack([seq, seq[::-1] * 2.0, seq[:1].repeat(T, axis=0)])  # (3, T, n): a batch
+        want = [hindsight_loss_of_sequence(x) for x in batch]
+        np.testing.assert_allclose(hindsight_loss_of_sequence(batch), want, atol=1e-9)
+        np.testing.assert_allclose(want[1], 2 * brute, atol=1e-9)  # order of rounds is irrelevant
 
 
 def test_M_identity_sum_of_squares():
@@ -167,3 +171,21 @@ def test_M_identity_sum_of_squares():
     direct = max(sum((r[u] - r[v]) ** 2 for u, v in itertools.combinations(range(7), 2)) for r in s)
     assert complexity_M(s) == pytest.approx(direct)
     assert math.isclose(family_M("kchoice", 10, 3), 21)
+
+
+def test_family_M_on_arrays_equals_the_scalar_formula():
+    """One formula for M: integer arrays of n (and k) give the scalar values elementwise, and
+    bounds.py's binary-family M is the same function."""
+    from onlinerank import bounds
+
+    ns = np.array([2, 3, 10, 101, 4000])
+    for fam in ("single", "subset", "spearman"):
+        got = family_M(fam, ns)
+        assert got.dtype == np.float64
+        np.testing.assert_array_equal(got, [family_M(fam, int(n)) for n in ns])
+    np.testing.assert_array_equal(family_M("kchoice", ns, 2), [family_M("kchoice", int(n), 2) for n in ns])
+    np.testing.assert_array_equal(family_M("kchoice", 40, np.array([1, 4, 16])), [39.0, 144.0, 384.0])
+    np.testing.assert_array_equal(bounds.hedge_loss_range("subset", ns), family_M("subset", ns))
+    assert family_M("spearman", 4) == 20.0 and family_M("subset", 5) == 6.0
+    with pytest.raises(ValueError, match="no closed form for family 'graded'"):
+        family_M("graded", ns)

@@ -13,53 +13,14 @@ Oracles, independent of the package:
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from decimal import Decimal, localcontext
 from fractions import Fraction
-from functools import cache
-from itertools import permutations
 
 import numpy as np
 import pytest
+from laws import pl_law, qs_law
 
 from onlinerank.logweights import LogWeights
-
-
-def qs_law(w: list[Fraction]) -> dict[tuple[int, ...], Fraction]:
-    """Full QuickSort law: recursion over the uniform pivot and the independent coins."""
-
-    @cache
-    def law(items: tuple[int, ...]) -> dict[tuple[int, ...], Fraction]:
-        if len(items) <= 1:
-            return {items: Fraction(1)}
-        out: dict = defaultdict(Fraction)
-        for p in items:
-            others = [x for x in items if x != p]
-            for mask in range(1 << len(others)):
-                left = tuple(x for b, x in enumerate(others) if mask >> b & 1)
-                right = tuple(x for b, x in enumerate(others) if not mask >> b & 1)
-                pr = Fraction(1)
-                for x in left:
-                    pr *= w[x] / (w[x] + w[p])
-                for x in right:
-                    pr *= w[p] / (w[x] + w[p])
-                for lo, pl in law(left).items():
-                    for ro, pro in law(right).items():
-                        out[lo + (p,) + ro] += pr * pl * pro / len(items)
-        return dict(out)
-
-    return law(tuple(range(len(w))))
-
-
-def pl_law(w: list[Fraction]) -> dict[tuple[int, ...], Fraction]:
-    """Full Plackett-Luce law by the product formula."""
-    out = {}
-    for o in permutations(range(len(w))):
-        pr = Fraction(1)
-        for i in range(len(o)):
-            pr *= w[o[i]] / sum(w[x] for x in o[i:])
-        out[o] = pr
-    return out
 
 
 def ellell(order, s) -> Fraction:

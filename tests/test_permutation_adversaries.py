@@ -9,6 +9,7 @@ from itertools import permutations, product
 
 import numpy as np
 import pytest
+from laws import pl_law_arrays
 from scipy.stats import chisquare
 
 from onlinerank import ADVERSARIES, Game, OnlineRank, exact_expected_regret, simulate
@@ -18,6 +19,7 @@ from onlinerank.adversaries.mallows import MallowsAdversary, mallows_pmf, mallow
 from onlinerank.adversaries.reverse import ReverseAdversary
 from onlinerank.bounds import spearman_bound, theorem31
 from onlinerank.feedback import Feedback, complexity_M, pairwise_loss, position_loss, spearman_rho
+from onlinerank.learners import Learner
 from onlinerank.learners.simple import FollowTheLeader
 from onlinerank.seeding import replicate_streams
 
@@ -41,15 +43,6 @@ def all_positions(n):
     """All n! position vectors (n!, n) and a dict position-tuple -> index."""
     perms = np.array(list(permutations(range(1, n + 1))), dtype=np.int64)
     return perms, {tuple(p): i for i, p in enumerate(perms)}
-
-
-def pl_law(a):
-    """All n! orders and their Plackett–Luce probabilities, weights exp(a) (product formula)."""
-    n = len(a)
-    orders = np.array(list(permutations(range(n))))
-    w = np.exp(np.asarray(a, dtype=np.float64))[orders]  # (n!, n) weights in order
-    tails = np.cumsum(w[:, ::-1], axis=1)[:, ::-1]  # sum_{j >= i} w_{o_j}
-    return orders, np.prod(w / tails, axis=1)
 
 
 def ellell_loop(order, s):
@@ -176,8 +169,11 @@ class NoSampling:
     def rank(self, seeds):
         raise AssertionError("the adversary must not read the sampled ranking")
 
+    def log_weights(self):
+        return self._l.log_weights() if self._expose_state else None  # None: not exposed
+
     def __getattr__(self, name):
-        if name in ("state", "log_weights") and not self._expose_state:
+        if name == "state" and not self._expose_state:
             raise AttributeError(name)
         return getattr(self._l, name)
 
@@ -202,7 +198,7 @@ def test_reverse_plays_reverse_of_pl_expected_order(expose_state):
     got_epos = 1.0 + expected_positions(wrapped, R, n)  # 1..n scale
     a = learner.state.a
     for r in range(R):
-        orders, p = pl_law(a[r])
+        orders, p = pl_law_arrays(a[r])
         pos = np.array([positions_of(o) for o in orders])
         epos = p @ pos  # E[pi(u)] under the enumerated Plackett–Luce law
         np.testing.assert_allclose(got_epos[r], epos, rtol=1e-12)
@@ -234,7 +230,8 @@ def test_reverse_ties_by_item_id_and_deterministic_learner():
 
 
 def test_reverse_needs_exact_expected_loss():
-    class Blind:
+    class Blind(Learner):
+        name = "blind"
         reps = 1
         game = Game(n=3, T=2, family="spearman")
 
@@ -355,7 +352,7 @@ def test_spearman_regret_pairwise_equals_minus_rho_exact_n4():
     S = np.zeros(n)
     exp_rho_loss = 0.0
     for t in range(T):
-        orders, p = pl_law(eta * S)
+        orders, p = pl_law_arrays(eta * S)
         pos = np.array([positions_of(o) for o in orders])
         exp_rho_loss += p @ (-(pos * sig[t]).sum(axis=1))
         S -= sig[t]
@@ -404,7 +401,7 @@ def test_spearman_regret_pairwise_equals_minus_rho_simulated():
         rho_real = sum(float(positions_of(orders[r, t]) @ sigma[r, t]) for t in range(T))
         exp_rho = 0.0
         for t in range(T):
-            o, p = pl_law(a_hist[r, t])
+            o, p = pl_law_arrays(a_hist[r, t])
             exp_rho += p @ (np.array([positions_of(x) for x in o]) @ sigma[r, t])
         best_rho = -max(pos_all @ sigma[r].sum(axis=0))  # min over rankings of sum_t -rho
         # per round: ellell = -rho + sum i^2, so cumulative losses differ by T sum i^2 ...

@@ -13,19 +13,17 @@ Oracles, independent of the package:
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from decimal import Decimal, localcontext
 from fractions import Fraction
-from functools import cache
-from itertools import permutations
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from laws import marginal, pl_law, qs_law
 from scipy import stats
 
-from onlinerank import samplers
+from onlinerank import _kernels, samplers
 from onlinerank.logweights import LogWeights
 from onlinerank.samplers import (
     expit,
@@ -45,50 +43,8 @@ N_REF = 12_000  # samples for the literal (slow) references
 
 
 # --------------------------------------------------------------------------------------------------
-# exact laws (oracles)
+# exact laws (oracles: tests/laws.py) and goodness of fit
 # --------------------------------------------------------------------------------------------------
-def qs_law(w):
-    """Full law of QuickSort (Algorithm 2) by exact recursion; ``w`` Fractions or Decimals."""
-    one = type(w[0])(1)
-
-    @cache
-    def law(items: tuple[int, ...]) -> dict[tuple[int, ...], object]:
-        if len(items) <= 1:
-            return {items: one}
-        out: dict = defaultdict(lambda: 0 * one)
-        for p in items:  # uniform pivot
-            others = [x for x in items if x != p]
-            for mask in range(1 << len(others)):  # independent coins: bit set = before p
-                left = tuple(x for b, x in enumerate(others) if mask >> b & 1)
-                right = tuple(x for b, x in enumerate(others) if not mask >> b & 1)
-                pr = one
-                for x in left:
-                    pr = pr * w[x] / (w[x] + w[p])
-                for x in right:
-                    pr = pr * w[p] / (w[x] + w[p])
-                for lo, pl in law(left).items():
-                    for ro, pro in law(right).items():
-                        out[lo + (p,) + ro] += pr * pl * pro / len(items)
-        return dict(out)
-
-    return law(tuple(range(len(w))))
-
-
-def pl_law(w):
-    """Full Plackett-Luce law by the product formula ``prod_i w_{o_i} / sum_{j >= i} w_{o_j}``."""
-    out = {}
-    for o in permutations(range(len(w))):
-        pr = type(w[0])(1)
-        for i in range(len(o)):
-            pr = pr * w[o[i]] / sum(w[x] for x in o[i:])
-        out[o] = pr
-    return out
-
-
-def marginal(law, u, v):
-    return sum(p for o, p in law.items() if o.index(u) < o.index(v))
-
-
 def codes(orders: np.ndarray) -> np.ndarray:
     n = orders.shape[1]
     return orders @ (n ** np.arange(n - 1, -1, -1))
@@ -373,7 +329,6 @@ def test_dynamic_range_log_form(name):
 
 
 def test_compiled_log_accuracy():
-    from onlinerank import _kernels
 
     rng = np.random.default_rng(5)
     xs = np.concatenate(
@@ -392,7 +347,6 @@ def test_compiled_log_accuracy():
 
 
 def test_compiled_exp_accuracy():
-    from onlinerank import _kernels
 
     rng = np.random.default_rng(6)
     xs = np.concatenate(
@@ -523,3 +477,72 @@ def test_public_samplers_follow_the_generator():
         a = f(lg, np.random.default_rng(99), size=4)
         b = f(lg, np.random.default_rng(99), size=4)
         np.testing.assert_array_equal(a, b)
+
+
+# --------------------------------------------------------------------------------------------------
+# the public samplers and the radix sort: speed changes only, the same orders
+# --------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("f, rows", [(plackett_luce, plackett_luce_rows), (quicksort, quicksort_rows)])
+@pytest.mark.parametrize("n", [1, 7, 300, 2048, 5000])
+@pytest.mark.parametrize("scale", [0.0, 0.7, 40.0])
+def test_public_samplers_are_the_rows_path_on_broadcast_rows(f, rows, n, scale):
+    """One vector for m orders (shared weights, no copy; radix sort for long rows) gives exactly
+    the orders of the rows path on the broadcast array with the seeds drawn from the generator,
+    in the weight form and in the log form (scale 40: range > 600)."""
+    a = np.random.default_rng(n).normal(size=n) * scale
+    m = 5
+    want = rows(np.broadcast_to(a, (m, n)).copy(), np.random.default_rng(7).integers(0, 2**64, m, np.uint64))
+    np.testing.assert_array_equal(f(a, np.random.default_rng(7), size=m), want)
+    np.testing.assert_array_equal(f(a, np.random.default_rng(7)), want[0])
+    two = np.stack([a, a[::-1]])
+    want2 = rows(two, np.random.default_rng(8).integers(0, 2**64, 2, np.uint64))
+    np.testing.assert_array_equal(f(two, np.random.default_rng(8)), want2)
+
+
+def test_public_samplers_reject_bad_arguments():
+    rng = np.random.default_rng(0)
+    for f in (plackett_luce, quicksort):
+        with pytest.raises(ValueError, match="size must be None or an integer >= 0"):
+            f(np.zeros(3), rng, size=-1)
+        with pytest.raises(ValueError, match="size must be None"):
+            f(np.zeros((2, 3)), rng, size=3)
+        with pytest.raises(ValueError, match="logw must have shape"):
+            f(np.zeros((2, 3, 4)), rng)
+        with pytest.raises(ValueError, match="logw must be finite"):
+            f(np.array([0.0, np.inf]), rng, size=2)
+
+
+def test_radix_sort_is_numpy_sort():
+    """``sort_rows`` (LSD radix on the bit patterns) sorts positive floats exactly like np.sort:
+    packed keys, keys sharing their high bytes (skipped digits), wide and narrow ranges."""
+    rng = np.random.default_rng(3)
+    n = 3000
+    lb = samplers._lowbits(n)
+    himask = ~((1 << lb) - 1)
+    cases = [
+        rng.exponential(size=(4, n)),
+        1.0 + rng.random((4, n)) * 1e-9,  # only the low digits differ
+        np.exp(rng.uniform(-600, 600, size=(4, n))),
+        np.full((2, n), 3.5),
+    ]
+    for x in cases:
+        packed = ((x.view(np.int64) & himask) | np.arange(n)).view(np.float64)
+        got = packed.copy()
+        _kernels.sort_rows(got)
+        np.testing.assert_array_equal(got, np.sort(packed, axis=1))
+
+
+def test_compiled_splitmix_and_round_seeds_equal_numpy():
+    """The kernels compile seeding.mix64 itself; their round seed equals draw_seeds."""
+    from onlinerank.seeding import draw_seeds, mix64
+
+    rng = np.random.default_rng(5)
+    z = rng.integers(0, 2**64, size=200, dtype=np.uint64)
+    want = mix64(z)
+    assert all(_kernels._mix(x) == w for x, w in zip(z, want, strict=True))
+    for t in (1, 2, 1000, 2**40 + 3):
+        seeds = draw_seeds(z, t)
+        assert all(_kernels._round_seed(x, t) == s for x, s in zip(z, seeds, strict=True))
+    # a block of rounds at once (array t) equals the rounds one by one
+    ts = np.arange(5, 12, dtype=np.uint64)
+    np.testing.assert_array_equal(draw_seeds(z[:, None], ts[None, :])[:, 3], draw_seeds(z, 8))

@@ -4,8 +4,9 @@ import itertools
 
 import numpy as np
 import pytest
+from laws import pl_law_arrays
 
-from onlinerank import Game, OnlineRank, exact_expected_regret, make_adversary, simulate
+from onlinerank import Adversary, Game, OnlineRank, exact_expected_regret, make_adversary, simulate
 from onlinerank.feedback import pairwise_loss, single_choice
 from onlinerank.hindsight import hindsight_loss_of_sequence
 from onlinerank.learners import make_learner
@@ -71,19 +72,6 @@ def test_realised_loss_matches_exact_expectation(sampler):
     assert abs(d.mean()) < 5 * d.std(ddof=1) / np.sqrt(d.size)
 
 
-def pl_law(a):
-    """All n! orders with their Plackett–Luce probabilities (product formula)."""
-    n = a.size
-    w = np.exp(a - a.max())
-    for o in itertools.permutations(range(n)):
-        p = 1.0
-        rest = w[list(o)].sum()
-        for u in o:
-            p *= w[u] / rest
-            rest -= w[u]
-        yield np.array(o), p
-
-
 def test_exact_expected_regret_by_enumeration():
     """exact_expected_regret == sum over rounds of the enumerated PL expectation - L*(brute)."""
     rng = np.random.default_rng(5)
@@ -92,7 +80,8 @@ def test_exact_expected_regret_by_enumeration():
         S = np.zeros(n)
         total = 0.0
         for s in seq:
-            total += sum(p * pairwise_loss(o, s) for o, p in pl_law(eta * S))
+            orders, probs = pl_law_arrays(eta * S)
+            total += float(probs @ pairwise_loss(orders, s))
             S += s
         brute_best = min(
             pairwise_loss(np.broadcast_to(np.array(o), seq.shape), seq).sum()
@@ -111,19 +100,14 @@ def test_exact_expected_regret_agrees_with_simulator_and_worst_case_module():
     game = Game(n=n, T=T)
     learner = OnlineRank(eta="paper")
 
-    class Replay:  # a minimal oblivious adversary replaying the fixed sequence
+    class Replay(Adversary):  # a minimal oblivious adversary replaying the fixed sequence
         name = "replay"
-
-        def reset(self, game, rngs):
-            pass
+        families = ("single",)
 
         def feedback(self, t, learner):
             from onlinerank.feedback import Feedback
 
             return Feedback(n, items=np.array([[items[t - 1]]]), family="single")
-
-        def describe(self):
-            return {"adversary": "replay"}
 
     res = simulate(learner, Replay(), game, 1, seed=0, K=2, sample=False)
     eta = learner.eta_value

@@ -34,9 +34,44 @@ Conventions shared by all kernels
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
-from numba import njit, prange
+
+
+def _load_numba_without_blas_probe() -> None:
+    """Start-up: numba's first compile or cache load imports ``numba.np.arraymath``, whose BLAS
+    probe imports ``scipy.linalg`` (~0.3 s, a third of a simulate job's numba start-up) only to
+    choose how ``np.correlate``/``np.convolve`` are compiled -- which these kernels never use.
+    Import it here with the probe answering "no BLAS" (those two then use numba's own loop in
+    this process; ``np.dot`` & co. still find BLAS when compiled).  A no-op when scipy.linalg is
+    already loaded (the probe is then free) or numba's internals differ."""
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    try:
+        import numba.np.linalg as linalg
+    except ImportError:  # pragma: no cover - other numba layout
+        return
+    probe = getattr(linalg, "ensure_blas", None)
+    if probe is None:  # pragma: no cover
+        return
+
+    def no_blas() -> None:
+        raise ImportError("BLAS probe skipped at start-up by onlinerank._kernels")
+
+    linalg.ensure_blas = no_blas
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        linalg.ensure_blas = probe
+
+
+_load_numba_without_blas_probe()
+
+from numba import njit, prange  # noqa: E402
+
+from .seeding import GOLDEN as _GOLDEN  # noqa: E402
+from .seeding import mix64  # noqa: E402
 
 # dynamic-range limits of the weight form (see module docstring)
 LO = 600.0
@@ -44,26 +79,22 @@ HI = 64.0
 #: added to the log-form Plackett–Luce key so that it is positive (log E >= log(2**-53) > -37)
 LOGKEY_OFFSET = 40.0
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_C1 = np.uint64(0xBF58476D1CE4E5B9)
-_C2 = np.uint64(0x94D049BB133111EB)
 _SALT_PL = np.uint64(0x5D1C3A0F7B2E4C91)
 _SALT_QS = np.uint64(0xA3E1B2C4D5F60718)
 _U11 = np.uint64(11)
 _U12 = np.uint64(12)
-_U27 = np.uint64(27)
-_U30 = np.uint64(30)
-_U31 = np.uint64(31)
 _TWO_M53 = 1.0 / 9007199254740992.0  # 2**-53
 _TWO_M52 = 1.0 / 4503599627370496.0  # 2**-52
 
+#: SplitMix64 finaliser: the one definition in :mod:`onlinerank.seeding`, compiled here
+_mix = njit(cache=True, error_model="numpy")(mix64)
+
 
 @njit(cache=True, error_model="numpy")
-def _mix(z):
-    """SplitMix64 finaliser (a bijection of uint64)."""
-    z = (z ^ (z >> _U30)) * _C1
-    z = (z ^ (z >> _U27)) * _C2
-    return z ^ (z >> _U31)
+def _round_seed(key, t):
+    """``seeding.draw_seeds`` for one key and round ``t`` (same SplitMix64 steps; tested equal)."""
+    tt = np.uint64(t)
+    return _mix(_mix((key ^ tt) + _GOLDEN) + tt + _GOLDEN)
 
 
 @njit(cache=True, error_model="numpy")
@@ -225,6 +256,93 @@ def pl_keys(S, eta, w, wmode, seeds, keys, mode_out, amax_out, lowbits):
             for u in range(n):
                 keys[r, u] = _pack(_pl_key(2, S, eta, w, r, u, amax, state0), u, himask)
     return ok
+
+
+@njit(cache=True, error_model="numpy")
+def pl_keys_shared(a, seeds, keys, mode_out, amax_out, lowbits):
+    """:func:`pl_keys` for ``m`` orders of one log-weight vector ``a`` (n,) (``eta = 1``, every
+    row in the decide-here form): the row's range and the per-item factors are computed once,
+    by the same expressions, so the keys are bit-identical to those of ``pl_keys`` on the
+    broadcast (m, n) array.  False if some log-weight is not finite."""
+    m, n = keys.shape
+    himask = ~((np.int64(1) << lowbits) - 1)
+    amax = -np.inf
+    amin = np.inf
+    ok = True
+    for u in range(n):
+        x = 1.0 * a[u]
+        if not math.isfinite(x):
+            ok = False
+        amax = max(amax, x)
+        amin = min(amin, x)
+    if n == 0:
+        amax = 0.0
+        amin = 0.0
+    if not ok:
+        amax = 0.0
+    mode = 1 if amax - amin <= LO else 2
+    f = np.empty(n)
+    for u in range(n):
+        f[u] = _exp(amax - 1.0 * a[u]) if mode == 1 else 1.0 * a[u] - amax
+    for r in range(m):
+        state0 = _mix(seeds[r] ^ _SALT_PL)
+        mode_out[r] = mode
+        amax_out[r] = amax
+        if mode == 1:
+            for u in range(n):
+                e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+                keys[r, u] = _pack(e * f[u], u, himask)
+        else:
+            for u in range(n):
+                e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+                keys[r, u] = _pack(_log(e) - f[u] + LOGKEY_OFFSET, u, himask)
+    return ok
+
+
+#: rows at least this long are sorted by :func:`sort_rows` (LSD radix), shorter ones by numpy
+RADIX_MIN_N = 2048
+
+
+@njit(cache=True, error_model="numpy")
+def sort_rows(keys):
+    """Sort every row of ``keys`` (R, n) in place, ascending, for positive finite float64 values
+    (the packed keys): an LSD radix sort on the bit patterns, whose unsigned order is the order of
+    the values -- the same array as ``keys.sort(axis=1)``.  8-bit digits; a digit shared by the
+    whole row is skipped."""
+    R, n = keys.shape
+    nb = 256
+    mask = np.uint64(nb - 1)
+    cnt = np.zeros((8, nb), dtype=np.int64)
+    a = np.empty(n, dtype=np.uint64)
+    b = np.empty(n, dtype=np.uint64)
+    for r in range(R):
+        kb = keys[r].view(np.uint64)
+        cnt[:] = 0
+        for i in range(n):
+            x = kb[i]
+            a[i] = x
+            for d in range(8):
+                cnt[d, (x >> np.uint64(8 * d)) & mask] += 1
+        src = a
+        dst = b
+        for d in range(8):
+            sh = np.uint64(8 * d)
+            c = cnt[d]
+            if n == 0 or c[(src[0] >> sh) & mask] == n:
+                continue
+            tot = 0
+            for j in range(nb):
+                t = c[j]
+                c[j] = tot
+                tot += t
+            for i in range(n):
+                x = src[i]
+                j = (x >> sh) & mask
+                dst[c[j]] = x
+                c[j] += 1
+            src, dst = dst, src
+        for i in range(n):
+            kb[i] = src[i]
 
 
 @njit(cache=True, error_model="numpy")
@@ -392,6 +510,35 @@ def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
 
 
 @njit(cache=True, error_model="numpy")
+def _qs_row(S, eta, w, wmode, r, seed, wex, pk, cb, stack, lowbits):
+    """One Algorithm-2 order of row r into the packed records ``pk`` (read the items with
+    :func:`_item`); False if some log-weight of the row is not finite."""
+    n = S.shape[1]
+    mask = (np.int64(1) << lowbits) - 1
+    state = _mix(seed ^ _SALT_QS)
+    logform = False
+    ok = True
+    if wmode[r] == 0:
+        for u in range(n):
+            wex[u] = w[r, u]
+    else:
+        amax, amin, finite = _row_range(S, eta, r)
+        if not finite:
+            ok = False
+        if amax - amin <= LO:
+            for u in range(n):
+                wex[u] = _exp(eta * S[r, u] - amax)
+        else:  # log form, relative to the maximum (smaller magnitudes, tighter packing)
+            logform = True
+            for u in range(n):
+                wex[u] = eta * S[r, u] - amax
+    for u in range(n):
+        pk[u] = np.int64((np.float64(wex[u]).view(np.int64) & ~mask) | u).view(np.float64)
+    _qs_sort(pk, wex, cb, logform, state, stack, lowbits)
+    return ok
+
+
+@njit(cache=True, error_model="numpy")
 def qs_rows(S, eta, w, wmode, seeds, out, lowbits):
     """One Algorithm-2 order per row into ``out``; False if some log-weight is not finite."""
     R, n = S.shape
@@ -402,24 +549,45 @@ def qs_rows(S, eta, w, wmode, seeds, out, lowbits):
     mask = (np.int64(1) << lowbits) - 1
     ok = True
     for r in range(R):
-        state = _mix(seeds[r] ^ _SALT_QS)
-        logform = False
-        if wmode[r] == 0:
-            for u in range(n):
-                wex[u] = w[r, u]
-        else:
-            amax, amin, finite = _row_range(S, eta, r)
-            if not finite:
-                ok = False
-            if amax - amin <= LO:
-                for u in range(n):
-                    wex[u] = _exp(eta * S[r, u] - amax)
-            else:  # log form, relative to the maximum (smaller magnitudes, tighter packing)
-                logform = True
-                for u in range(n):
-                    wex[u] = eta * S[r, u] - amax
+        ok &= _qs_row(S, eta, w, wmode, r, seeds[r], wex, pk, cb, stack, lowbits)
         for u in range(n):
-            pk[u] = np.int64((np.float64(wex[u]).view(np.int64) & ~mask) | u).view(np.float64)
+            out[r, u] = _item(pk[u], mask)
+    return ok
+
+
+@njit(cache=True, error_model="numpy")
+def qs_rows_shared(a, seeds, out, lowbits):
+    """:func:`qs_rows` for ``m`` orders of one log-weight vector ``a`` (n,) (``eta = 1``, every
+    row in the decide-here form): the weights are computed once, by the same expressions, so the
+    orders are those of ``qs_rows`` on the broadcast (m, n) array.  False if some log-weight is
+    not finite."""
+    m, n = out.shape
+    mask = (np.int64(1) << lowbits) - 1
+    amax = -np.inf
+    amin = np.inf
+    ok = True
+    for u in range(n):
+        x = 1.0 * a[u]
+        if not math.isfinite(x):
+            ok = False
+        amax = max(amax, x)
+        amin = min(amin, x)
+    if n == 0:
+        amax = 0.0
+        amin = 0.0
+    logform = not (amax - amin <= LO)
+    w0 = np.empty(n)
+    for u in range(n):
+        w0[u] = 1.0 * a[u] - amax if logform else _exp(1.0 * a[u] - amax)
+    wex = np.empty(n)
+    pk = np.empty(n)
+    cb = np.empty(n, dtype=np.uint64)
+    stack = np.empty(2 * 70, dtype=np.uint64)
+    for r in range(m):
+        state = _mix(seeds[r] ^ _SALT_QS)
+        for u in range(n):
+            wex[u] = w0[u]
+            pk[u] = np.int64((np.float64(w0[u]).view(np.int64) & ~mask) | u).view(np.float64)
         _qs_sort(pk, wex, cb, logform, state, stack, lowbits)
         for u in range(n):
             out[r, u] = _item(pk[u], mask)
@@ -513,6 +681,25 @@ def _hist_increment(hv, hc, hd, r, x, maxd):
 
 
 @njit(cache=True, error_model="numpy")
+def _add_items_row(S, eta, w, shift, wmode, hv, hc, hd, maxd, it, r):
+    """``S[r, it] += 1`` for the distinct chosen items ``it`` (k,) of row r; see :func:`add_items`."""
+    rescale = False
+    for j in range(it.shape[0]):
+        c = it[j]
+        if hd[r] >= 0:
+            _hist_increment(hv, hc, hd, r, S[r, c], maxd)
+        S[r, c] += 1.0
+        if wmode[r] == 0:
+            x = eta * S[r, c] - shift[r]
+            if -LO <= x <= HI:
+                w[r, c] = _exp(x)
+            else:
+                rescale = True
+    if rescale:
+        refresh_row(S, eta, w, shift, wmode, r)
+
+
+@njit(cache=True, error_model="numpy")
 def add_items(S, eta, w, shift, wmode, hv, hc, hd, maxd, items):
     """``S[r, items[r]] += 1``, keeping the caches exact.
 
@@ -520,22 +707,8 @@ def add_items(S, eta, w, shift, wmode, hv, hc, hd, maxd, items):
     (recomputed, not multiplied, so no drift); a row whose exponent leaves ``[-LO, HI]`` is
     rescaled (or switched to the log form).  Histogram: the item moves from value S to S + 1.
     """
-    R, k = items.shape
-    for r in range(R):
-        rescale = False
-        for j in range(k):
-            c = items[r, j]
-            if hd[r] >= 0:
-                _hist_increment(hv, hc, hd, r, S[r, c], maxd)
-            S[r, c] += 1.0
-            if wmode[r] == 0:
-                x = eta * S[r, c] - shift[r]
-                if -LO <= x <= HI:
-                    w[r, c] = _exp(x)
-                else:
-                    rescale = True
-        if rescale:
-            refresh_row(S, eta, w, shift, wmode, r)
+    for r in range(items.shape[0]):
+        _add_items_row(S, eta, w, shift, wmode, hv, hc, hd, maxd, items[r], r)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -560,6 +733,58 @@ def _expit_sum(S, eta, r, lo, hi, ac):
 
 
 @njit(cache=True, error_model="numpy")
+def _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, mj, kj):
+    """:func:`expected_loss_items` of row r with chosen items ``it`` (k,).  Scratch: ``chs`` (k,),
+    ``mj`` (n,) and ``kj`` (n,), the latter all zero on entry (and on return)."""
+    k = it.shape[0]
+    n = S.shape[1]
+    d = hd[r]
+    if d >= 0 and (8 * d <= n or wmode[r] != 0):
+        for j in range(d):
+            mj[j] = hc[r, j]
+        for q in range(k):
+            j = _hist_find(hv, r, d, S[r, it[q]])
+            mj[j] -= 1
+            kj[j] += 1
+        tot = 0.0
+        for jc in range(d):
+            if kj[jc] == 0:
+                continue
+            ac = eta * hv[r, jc]
+            acc = 0.0
+            for j in range(d):
+                acc += mj[j] * _expit(eta * hv[r, j] - ac)
+            tot += kj[jc] * acc
+            kj[jc] = 0
+        return tot
+    for j in range(k):  # insertion sort of the (few) chosen items
+        c = it[j]
+        q = j - 1
+        while q >= 0 and chs[q] > c:
+            chs[q + 1] = chs[q]
+            q -= 1
+        chs[q + 1] = c
+    tot = 0.0
+    for j in range(k):
+        c = it[j]
+        prev = 0
+        if wmode[r] == 0:
+            wc = w[r, c]
+            wr = w[r]
+            for q in range(k):
+                tot += _ratio_sum(wr, prev, chs[q], wc)
+                prev = chs[q] + 1
+            tot += _ratio_sum(wr, prev, n, wc)
+        else:
+            ac = eta * S[r, c]
+            for q in range(k):
+                tot += _expit_sum(S, eta, r, prev, chs[q], ac)
+                prev = chs[q] + 1
+            tot += _expit_sum(S, eta, r, prev, n, ac)
+    return tot
+
+
+@njit(cache=True, error_model="numpy")
 def expected_loss_items(S, eta, w, wmode, hv, hc, hd, items, out):
     """``out[r] = sum_{c chosen} sum_{v unchosen} expit(a_v - a_c)``, exactly, per row by the
     cheapest applicable form:
@@ -579,51 +804,7 @@ def expected_loss_items(S, eta, w, wmode, hv, hc, hd, items, out):
     mj = np.empty(n, dtype=np.int64)
     kj = np.zeros(n, dtype=np.int64)
     for r in range(R):
-        d = hd[r]
-        if d >= 0 and (8 * d <= n or wmode[r] != 0):
-            for j in range(d):
-                mj[j] = hc[r, j]
-            for q in range(k):
-                j = _hist_find(hv, r, d, S[r, items[r, q]])
-                mj[j] -= 1
-                kj[j] += 1
-            tot = 0.0
-            for jc in range(d):
-                if kj[jc] == 0:
-                    continue
-                ac = eta * hv[r, jc]
-                acc = 0.0
-                for j in range(d):
-                    acc += mj[j] * _expit(eta * hv[r, j] - ac)
-                tot += kj[jc] * acc
-                kj[jc] = 0
-            out[r] = tot
-            continue
-        for j in range(k):  # insertion sort of the (few) chosen items
-            c = items[r, j]
-            q = j - 1
-            while q >= 0 and chs[q] > c:
-                chs[q + 1] = chs[q]
-                q -= 1
-            chs[q + 1] = c
-        tot = 0.0
-        for j in range(k):
-            c = items[r, j]
-            prev = 0
-            if wmode[r] == 0:
-                wc = w[r, c]
-                wr = w[r]
-                for q in range(k):
-                    tot += _ratio_sum(wr, prev, chs[q], wc)
-                    prev = chs[q] + 1
-                tot += _ratio_sum(wr, prev, n, wc)
-            else:
-                ac = eta * S[r, c]
-                for q in range(k):
-                    tot += _expit_sum(S, eta, r, prev, chs[q], ac)
-                    prev = chs[q] + 1
-                tot += _expit_sum(S, eta, r, prev, n, ac)
-        out[r] = tot
+        out[r] = _el_items_row(S, eta, w, wmode, hv, hc, hd, items[r], r, chs, mj, kj)
 
 
 @njit(cache=True, error_model="numpy", fastmath={"reassoc", "nsz", "contract"})
@@ -687,3 +868,313 @@ def expected_loss_dense_serial(ss, ws, la, wmode, part):
     for r in range(R):
         for t in range(h):
             part[r, t] = _dense_task(ss, ws, la, wmode, r, t)
+
+
+# ------------------------------------------------------------------------------------------------
+# the block engine: many rounds of choice feedback in one call (simulate's hot loop)
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def _possum(tk, it):
+    """``sum_{c in it} #{u : (tk_u, u) < (tk_c, c)}``: the sum of the 0-based positions of the
+    chosen items ``it`` in the order of increasing key ``tk`` (n,), ties by item id -- exactly
+    their positions in ``argsort(tk, kind="stable")``, without sorting.  O(kn) for k <= 8, else
+    O(n log k + k log k)."""
+    n = tk.shape[0]
+    k = it.shape[0]
+    tot = 0
+    if k <= 8:
+        for j in range(k):
+            c = it[j]
+            kc = tk[c]
+            cnt = 0
+            for u in range(n):
+                x = tk[u]
+                cnt += np.int64((x < kc) | ((x == kc) & (u < c)))
+            tot += cnt
+        return tot
+    ids = np.sort(it)
+    keys = np.empty(k)
+    for j in range(k):
+        keys[j] = tk[ids[j]]
+    o = np.argsort(keys, kind="mergesort")  # stable: equal keys stay in id order
+    thr_k = keys[o]
+    thr_i = ids[o]
+    for u in range(n):  # thresholds above (tk_u, u), by binary search
+        x = tk[u]
+        lo = 0
+        hi = k
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if thr_k[mid] < x or (thr_k[mid] == x and thr_i[mid] <= u):
+                lo = mid + 1
+            else:
+                hi = mid
+        tot += k - lo
+    return tot
+
+
+@njit(cache=True, error_model="numpy")
+def _pl_row_true_keys(S, eta, w, wmode, r, seed, tk):
+    """The untruncated Plackett-Luce keys of row r (the values :func:`pl_keys` packs, by the same
+    expressions); False if some log-weight of the row is not finite."""
+    n = S.shape[1]
+    state0 = _mix(seed ^ _SALT_PL)
+    if wmode[r] == 0:
+        for u in range(n):
+            e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+            tk[u] = e / w[r, u]
+        return True
+    amax, amin, finite = _row_range(S, eta, r)
+    if not finite:
+        amax = 0.0
+    if amax - amin <= LO:
+        for u in range(n):
+            e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+            tk[u] = e * _exp(amax - eta * S[r, u])
+    else:
+        for u in range(n):
+            tk[u] = _pl_key(2, S, eta, w, r, u, amax, state0)
+    return finite
+
+
+@njit(cache=True, error_model="numpy")
+def play_items(S, eta, w, shift, wmode, hv, hc, hd, maxd, items, keys, t0, sampler, lowbits, exp_loss, loss):
+    """OnlineRank on the choice feedback ``items`` (R, B, k) of rounds ``t0 .. t0 + B - 1``.
+
+    Per replicate r and round, in the order of the per-round path: ``exp_loss[r] +=`` the exact
+    expected loss (:func:`_el_items_row`); if ``keys`` is not empty, the order of seed
+    ``_round_seed(keys[r], t)`` (``sampler`` 0: Plackett-Luce, 1: QuickSort) and ``loss[r] +=``
+    its realised loss, which needs only the positions of the chosen items (Plackett-Luce:
+    counted from the keys, no sort; QuickSort: the whole Algorithm 2); then the update
+    (:func:`_add_items_row`).  Rows are independent, so each replicate plays its whole block
+    while its state is in cache.  False if some log-weight was not finite.
+    """
+    R, B, k = items.shape
+    n = S.shape[1]
+    comb = np.float64(k * (k - 1) // 2)
+    chs = np.empty(k, dtype=np.int64)
+    mj = np.empty(n, dtype=np.int64)
+    kj = np.zeros(n, dtype=np.int64)
+    tk = np.empty(n)
+    wex = np.empty(n)
+    pk = np.empty(n)
+    cb = np.empty(n, dtype=np.uint64)
+    stack = np.empty(2 * 70, dtype=np.uint64)
+    pos = np.empty(n, dtype=np.int64)
+    mask = (np.int64(1) << lowbits) - 1
+    sample = keys.shape[0] > 0
+    ok = True
+    for r in range(R):
+        for b in range(B):
+            it = items[r, b]
+            exp_loss[r] += _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, mj, kj)
+            if sample:
+                seed = _round_seed(keys[r], t0 + b)
+                if sampler == 0:
+                    ok &= _pl_row_true_keys(S, eta, w, wmode, r, seed, tk)
+                    ps = _possum(tk, it)
+                else:
+                    ok &= _qs_row(S, eta, w, wmode, r, seed, wex, pk, cb, stack, lowbits)
+                    for i in range(n):
+                        pos[_item(pk[i], mask)] = i
+                    ps = 0
+                    for j in range(k):
+                        ps += pos[it[j]]
+                loss[r] += np.float64(ps) - comb
+            _add_items_row(S, eta, w, shift, wmode, hv, hc, hd, maxd, it, r)
+    return ok
+
+
+@njit(cache=True, error_model="numpy")
+def ftl_items(S, items, exp_loss, loss, sample):
+    """Follow-the-Leader on the choice feedback ``items`` (R, B, k): per round its (deterministic)
+    loss, the positions of the chosen items in ``argsort(-S, kind="stable")`` minus C(k, 2), is
+    added to ``exp_loss`` (and to ``loss`` if ``sample``), then ``S[r, chosen] += 1``."""
+    R, B, k = items.shape
+    n = S.shape[1]
+    comb = np.float64(k * (k - 1) // 2)
+    tk = np.empty(n)
+    for r in range(R):
+        for b in range(B):
+            it = items[r, b]
+            for u in range(n):
+                tk[u] = -S[r, u]
+            v = np.float64(_possum(tk, it)) - comb
+            exp_loss[r] += v
+            if sample:
+                loss[r] += v
+            for j in range(k):
+                S[r, it[j]] += 1.0
+
+
+@njit(cache=True, error_model="numpy")
+def add_item_counts(S, items):
+    """``S[r, c] += 1`` for every chosen item c of every round of ``items`` (R, B, k) (integer
+    counts: the result does not depend on the order of the additions)."""
+    R, B, k = items.shape
+    for r in range(R):
+        for b in range(B):
+            for j in range(k):
+                S[r, items[r, b, j]] += 1.0
+
+
+# ------------------------------------------------------------------------------------------------
+# numpy's ``np.random.default_rng(seed).permutation(n)``, compiled (the uniform ranking's draws)
+# ------------------------------------------------------------------------------------------------
+# SeedSequence(seed) -> 4 uint64 words -> PCG64 (128-bit LCG, XSL-RR output, 32-bit draws buffered
+# from 64-bit ones) -> Generator.shuffle (Fisher-Yates from the top, bounded draws by masked
+# rejection).  The same integer arithmetic as numpy's C code, tested equal to numpy for many seeds.
+_M32 = np.uint64(0xFFFFFFFF)
+_SS_INIT_A = np.uint64(0x43B0D7E5)
+_SS_MULT_A = np.uint64(0x931E8875)
+_SS_INIT_B = np.uint64(0x8B51F9DD)
+_SS_MULT_B = np.uint64(0x58F38DED)
+_SS_MIX_L = np.uint64(0xCA01F9DD)
+_SS_MIX_R = np.uint64(0x4973F715)
+_U16 = np.uint64(16)
+_U32 = np.uint64(32)
+_U63 = np.uint64(63)
+_U64 = np.uint64(64)
+_U122_HI = np.uint64(122 - 64)
+_PCG_MULT_HI = np.uint64(2549297995355413924)
+_PCG_MULT_LO = np.uint64(4865540595714422341)
+
+
+@njit(cache=True, error_model="numpy")
+def _mulhi64(a, b):
+    """High 64 bits of the 128-bit product of two uint64."""
+    a0 = a & _M32
+    a1 = a >> _U32
+    b0 = b & _M32
+    b1 = b >> _U32
+    p0 = a0 * b0
+    p1 = a0 * b1
+    p2 = a1 * b0
+    mid = (p0 >> _U32) + (p1 & _M32) + (p2 & _M32)
+    return a1 * b1 + (p1 >> _U32) + (p2 >> _U32) + (mid >> _U32)
+
+
+@njit(cache=True, error_model="numpy")
+def _ss_hashmix(value, h):
+    """SeedSequence's hashmix on uint32 values held in uint64; returns (value, new hash const)."""
+    value = (value ^ h) & _M32
+    h = (h * _SS_MULT_A) & _M32
+    value = (value * h) & _M32
+    return value ^ (value >> _U16), h
+
+
+@njit(cache=True, error_model="numpy")
+def _ss_mix(x, y):
+    r = (_SS_MIX_L * x - _SS_MIX_R * y) & _M32
+    return r ^ (r >> _U16)
+
+
+@njit(cache=True, error_model="numpy")
+def _pcg_step(hi, lo, ihi, ilo):
+    """state * MULT + inc modulo 2^128, state and inc as (high, low) uint64 halves."""
+    nlo = lo * _PCG_MULT_LO
+    nhi = hi * _PCG_MULT_LO + lo * _PCG_MULT_HI + _mulhi64(lo, _PCG_MULT_LO)
+    lo2 = nlo + ilo
+    return nhi + ihi + np.uint64(lo2 < ilo), lo2
+
+
+@njit(cache=True, error_model="numpy")
+def _pcg_output(hi, lo):
+    """XSL-RR: rotate right (high ^ low) by the top 6 bits of the state."""
+    x = hi ^ lo
+    rot = hi >> _U122_HI
+    return (x >> rot) | (x << ((_U64 - rot) & _U63))
+
+
+@njit(cache=True, error_model="numpy")
+def _default_rng_permutation(seed, out):
+    """``out[:] = np.random.default_rng(int(seed)).permutation(out.size)``."""
+    n = out.shape[0]
+    # SeedSequence(seed): entropy words (little-endian uint32), pool of 4, mixed
+    ent0 = seed & _M32
+    ent1 = seed >> _U32
+    nent = 2 if ent1 != 0 else 1
+    pool = np.empty(4, dtype=np.uint64)
+    h = _SS_INIT_A
+    for i in range(4):
+        v = ent0 if i == 0 else (ent1 if i == 1 and nent == 2 else np.uint64(0))
+        pool[i], h = _ss_hashmix(v, h)
+    for s in range(4):
+        for d in range(4):
+            if s != d:
+                hv, h = _ss_hashmix(pool[s], h)
+                pool[d] = _ss_mix(pool[d], hv)
+    # generate_state(4, uint64): 8 uint32 words, pairs little-endian
+    hb = _SS_INIT_B
+    words = np.empty(8, dtype=np.uint64)
+    for i in range(8):
+        v = pool[i % 4] ^ hb
+        hb = (hb * _SS_MULT_B) & _M32
+        v = (v * hb) & _M32
+        words[i] = v ^ (v >> _U16)
+    s0 = words[0] | (words[1] << _U32)
+    s1 = words[2] | (words[3] << _U32)
+    s2 = words[4] | (words[5] << _U32)
+    s3 = words[6] | (words[7] << _U32)
+    # PCG64 seeding: state = 0; inc = (initseq << 1) | 1; step; state += initstate; step
+    ihi = (s2 << np.uint64(1)) | (s3 >> _U63)
+    ilo = (s3 << np.uint64(1)) | np.uint64(1)
+    hi, lo = _pcg_step(np.uint64(0), np.uint64(0), ihi, ilo)
+    lo2 = lo + s1
+    hi = hi + s0 + np.uint64(lo2 < s1)
+    hi, lo = _pcg_step(hi, lo2, ihi, ilo)
+    # Fisher-Yates from the top; bounded draws by masked rejection on buffered 32-bit outputs
+    has32 = False
+    buf = np.uint64(0)
+    for i in range(n):
+        out[i] = i
+    for i in range(n - 1, 0, -1):
+        mx = np.uint64(i)
+        mask = mx
+        mask |= mask >> np.uint64(1)
+        mask |= mask >> np.uint64(2)
+        mask |= mask >> np.uint64(4)
+        mask |= mask >> np.uint64(8)
+        mask |= mask >> _U16
+        mask |= mask >> _U32
+        while True:
+            if mx <= _M32:
+                if has32:
+                    has32 = False
+                    v = buf
+                else:
+                    hi, lo = _pcg_step(hi, lo, ihi, ilo)
+                    z = _pcg_output(hi, lo)
+                    has32 = True
+                    buf = z >> _U32
+                    v = z & _M32
+            else:
+                hi, lo = _pcg_step(hi, lo, ihi, ilo)
+                v = _pcg_output(hi, lo)
+            v &= mask
+            if v <= mx:
+                break
+        j = np.int64(v)
+        t = out[i]
+        out[i] = out[j]
+        out[j] = t
+
+
+@njit(cache=True, error_model="numpy")
+def uniform_items_loss(items, keys, t0, n, loss):
+    """The uniform ranking's realised loss on choice feedback ``items`` (R, B, k): per round, the
+    order ``default_rng(seed).permutation(n)`` of seed ``_round_seed(keys[r], t)`` (exactly
+    ``UniformRanking.rank``) and ``loss[r] +=`` the positions of the chosen items minus C(k, 2)."""
+    R, B, k = items.shape
+    comb = np.float64(k * (k - 1) // 2)
+    perm = np.empty(n, dtype=np.int64)
+    pos = np.empty(n, dtype=np.int64)
+    for r in range(R):
+        for b in range(B):
+            _default_rng_permutation(_round_seed(keys[r], t0 + b), perm)
+            for i in range(n):
+                pos[perm[i]] = i
+            ps = 0
+            for j in range(k):
+                ps += pos[items[r, b, j]]
+            loss[r] += np.float64(ps) - comb

@@ -163,23 +163,10 @@ def _chosen(family: str, n, k: int):
 
 
 def _binary_M(family: str, n, k: int):
-    n = np.asarray(n)
-    if family == "single":
-        return (n - 1).astype(np.float64)
-    if family == "kchoice":
-        return (k * (n - k)).astype(np.float64)
-    if family == "subset":
-        return (n * n // 4).astype(np.float64)
-    raise ValueError(f"family {family!r} is not binary")
-
-
-def _family_M_vec(family: str, n, k: int = 1):
-    if family in BINARY_FAMILIES:
-        return _binary_M(family, n, k)
-    if family == "spearman":
-        n = np.asarray(n, dtype=np.float64)
-        return n * n * (n * n - 1) / 12.0
-    raise ValueError(f"no closed-form M for family {family!r}")
+    """:func:`~onlinerank.feedback.family_M` of a binary family (``ValueError`` otherwise)."""
+    if family not in BINARY_FAMILIES:
+        raise ValueError(f"family {family!r} is not binary")
+    return family_M(family, n, k)
 
 
 def hedge_loss_range(family: str, n, k: int = 1, M=None):
@@ -357,7 +344,7 @@ def comparison_bound(method: str, family: str, n, T, k: int = 1):
 def ratio_to_theorem31(method: str, family: str, n, T, k: int = 1):
     """``comparison_bound / theorem31_paper`` with the family's exact M (Corollary 3.2 / the
     Spearman corollary): how much weaker the baseline's guarantee is than Theorem 3.1's."""
-    M = _family_M_vec(family, n, k)
+    M = family_M(family, n, k)
     return comparison_bound(method, family, n, T, k) / theorem31_paper(n, T, M)
 
 

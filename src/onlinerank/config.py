@@ -167,7 +167,7 @@ def _validate_stage(config: dict, stage: str) -> None:
         where = f"{stage}.experiments[{cell.experiment}]"
         aspec = config["adversaries"][cell.adversary]
         adv = make_adversary(aspec["name"], **spec_params(aspec))
-        if cell.family == "graded" and not hasattr(adv, "M"):
+        if cell.family == "graded" and not adv.implements("M"):
             _fail(f"adversaries.{cell.adversary}", aspec["name"], "cannot state M for graded feedback")
         try:
             game = cell_game(config, cell)
@@ -177,8 +177,7 @@ def _validate_stage(config: dict, stage: str) -> None:
             adv.check(game)
             lspec = config["learners"][cell.learner]
             lrn = make_learner(lspec["name"], **spec_params(lspec))
-            if hasattr(lrn, "check"):
-                lrn.check(game)
+            lrn.check(game)
         except ValueError as e:
             _fail(where, cell.adversary, str(e))
 
@@ -198,7 +197,7 @@ def _validate_runtime(config: dict) -> None:
             if lab not in sec.get("learners", []):
                 _fail(f"runtime.{key}", lab, "not one of runtime.learners")
     for lab, cap in sec.get("max_partial_sample_n", {}).items():
-        if not hasattr(LEARNERS[learners[lab]["name"]], "sample_first_step"):
+        if not LEARNERS[learners[lab]["name"]].implements("sample_first_step"):
             _fail(
                 f"runtime.max_partial_sample_n.{lab}",
                 cap,

@@ -37,6 +37,7 @@ __all__ = [
     "complexity_M",
     "family_M",
     "spearman_rho",
+    "FeedbackBlock",
 ]
 
 #: feedback families: name -> description
@@ -157,20 +158,35 @@ def complexity_M(s: np.ndarray) -> float:
     return float(np.max(n * np.einsum("ij,ij->i", c, c)))
 
 
-def family_M(family: str, n: int, k: int = 1) -> float:
-    """Exact M of a feedback family (THEORY §1.1 table).
+def family_M(family: str, n, k=1):
+    """Exact M of a feedback family (THEORY §1.1 table); the one formula of the project.
 
     single ``n-1``; kchoice ``k(n-k)``; subset ``floor(n^2/4)``; spearman ``n^2(n^2-1)/12``.
-    ``graded`` has no family value: compute it from the data with :func:`complexity_M`.
+    ``n`` (and ``k``) may be integers (returns a float) or integer arrays (returns a float64
+    array of their broadcast shape).  ``graded`` has no family value: compute it from the data with
+    :func:`complexity_M`.
     """
-    if family == "single":
-        return float(n - 1)
-    if family == "kchoice":
-        return float(k * (n - k))
-    if family == "subset":
-        return float(n * n // 4)
-    if family == "spearman":
-        return n * n * (n * n - 1) / 12.0
+    if np.ndim(n) == 0 and np.ndim(k) == 0:
+        n, k = int(n), int(k)
+        if family == "single":
+            return float(n - 1)
+        if family == "kchoice":
+            return float(k * (n - k))
+        if family == "subset":
+            return float(n * n // 4)
+        if family == "spearman":
+            return n * n * (n * n - 1) / 12.0
+    else:
+        n = np.asarray(n, dtype=np.int64)
+        k = np.asarray(k, dtype=np.int64)
+        if family == "single":
+            return (n - 1).astype(np.float64)
+        if family == "kchoice":
+            return (k * (n - k)).astype(np.float64)
+        if family == "subset":
+            return (n * n // 4).astype(np.float64)
+        if family == "spearman":
+            return (n * n * (n * n - 1)).astype(np.float64) / 12.0
     raise ValueError(f"family_M: no closed form for family {family!r}; use complexity_M(s)")
 
 
@@ -252,3 +268,93 @@ class Feedback:
             k = self.items.shape[1]
             return pos.sum(axis=1).astype(np.float64) - math.comb(k, 2)
         return pairwise_loss(orders, self.values)
+
+
+@dataclass
+class FeedbackBlock:
+    """The feedback of ``B`` consecutive rounds for R replicates (the block protocol of the engine).
+
+    Exactly one of ``items`` (chosen items, shape ``(R, B, k)``, int64) and ``values`` (dense
+    feedback, shape ``(R, B, n)``, float64) is given; both are C-contiguous, replicate-major, so a
+    compiled learner plays a replicate's whole block while its state is in cache.
+    :meth:`round` is the per-round view (a :class:`Feedback`).  Built by
+    ``Adversary.feedback_block`` (or :meth:`of` from one round's :class:`Feedback`).
+    """
+
+    n: int
+    items: np.ndarray | None = None
+    values: np.ndarray | None = None
+    family: str = "graded"
+    _single: Feedback | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if (self.items is None) == (self.values is None):
+            raise ValueError("FeedbackBlock needs exactly one of items= or values=")
+        if self.items is not None:
+            self.items = np.ascontiguousarray(self.items, dtype=np.int64)
+            if self.items.ndim != 3:
+                raise ValueError(f"items must have shape (R, B, k), got {self.items.shape}")
+        else:
+            self.values = np.ascontiguousarray(self.values, dtype=np.float64)
+            if self.values.ndim != 3 or self.values.shape[2] != self.n:
+                raise ValueError(f"values must have shape (R, B, n={self.n}), got {self.values.shape}")
+
+    @classmethod
+    def of(cls, fb: Feedback) -> FeedbackBlock:
+        """A block of one round holding ``fb`` itself (``round(0) is fb``)."""
+        if fb.items is not None:
+            out = cls(fb.n, items=fb.items[:, None, :], family=fb.family)
+        else:
+            out = cls(fb.n, values=fb.values[:, None, :], family=fb.family)
+        out._single = fb
+        return out
+
+    @classmethod
+    def stack(cls, rounds: list[Feedback]) -> FeedbackBlock:
+        """Consecutive rounds of the same form (items of one width, or values) as one block."""
+        fb0 = rounds[0]
+        if len(rounds) == 1:
+            return cls.of(fb0)
+        if fb0.items is not None:
+            return cls(fb0.n, items=np.stack([f.items for f in rounds], axis=1), family=fb0.family)
+        return cls(fb0.n, values=np.stack([f.values for f in rounds], axis=1), family=fb0.family)
+
+    @property
+    def reps(self) -> int:
+        return (self.items if self.items is not None else self.values).shape[0]
+
+    @property
+    def rounds(self) -> int:
+        """Number of rounds B in the block."""
+        return (self.items if self.items is not None else self.values).shape[1]
+
+    def round(self, b: int) -> Feedback:
+        """Round ``b`` (0-based within the block) as a :class:`Feedback` holding C-contiguous
+        ``(R, k)`` / ``(R, n)`` arrays, laid out like the arrays of a per-round adversary."""
+        if self._single is not None and b == 0:
+            return self._single
+        if self.items is not None:
+            return Feedback(self.n, items=self.items[:, b, :].copy(), family=self.family)
+        return Feedback(self.n, values=self.values[:, b, :].copy(), family=self.family)
+
+    def add_to(self, S: np.ndarray) -> None:
+        """``S += s_t`` for every round, in round order (exactly the per-round additions)."""
+        if self.items is not None:
+            from ._kernels import add_item_counts
+
+            add_item_counts(S, self.items)
+        else:
+            for b in range(self.rounds):
+                S += self.values[:, b, :]
+
+    def add_pair_abs_sum(self, total: np.ndarray) -> None:
+        """``total += sum_{u<v} |s_t(u) - s_t(v)|`` for every round, in round order.
+
+        Choice feedback adds the integer ``k(n-k)`` per round, so one addition of ``B k(n-k)``
+        is the same float (every partial sum is an integer below 2**53)."""
+        if self.items is not None:
+            k = self.items.shape[2]
+            total += float(self.rounds * k * (self.n - k))
+        else:
+            for b in range(self.rounds):
+                total += pair_abs_sum(self.values[:, b, :])

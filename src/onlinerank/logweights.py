@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .samplers import _kern, _pl_sample, _qs_sample, _seeds, expit, pair_probs
+from .samplers import _kern, _lowbits, _pl_sample, _qs_sample, _seeds, expit, pair_probs
 
 __all__ = ["LogWeights"]
 
 #: dense expected losses with at least this many ordered pairs per call use both cores
 _PARALLEL_PAIRS = 1 << 18
+#: sampler name -> code of the compiled block kernel
+_SAMPLER_CODES = {"plackett-luce": 0, "quicksort": 1}
 
 
 class LogWeights:
@@ -124,18 +126,66 @@ class LogWeights:
         self._S += s
         self._refresh()
 
-    def _items(self, items: np.ndarray) -> np.ndarray:
+    def _items(self, items: np.ndarray, ndim: int = 2) -> np.ndarray:
         items = np.ascontiguousarray(items, dtype=np.int64)
         R, n = self._S.shape
-        if items.ndim != 2 or items.shape[0] != R:
-            raise ValueError(f"items must have shape ({R}, k), got {items.shape}")
+        if items.ndim != ndim or items.shape[0] != R:
+            want = f"({R}, k)" if ndim == 2 else f"({R}, B, k)"
+            raise ValueError(f"items must have shape {want}, got {items.shape}")
         if items.size and (items.min() < 0 or items.max() >= n):
             raise ValueError(f"item ids must lie in 0..{n - 1}")
-        if items.shape[1] > 1:
-            srt = np.sort(items, axis=1)
-            if np.any(srt[:, 1:] == srt[:, :-1]):
+        if items.shape[-1] > 1:
+            srt = np.sort(items, axis=-1)
+            if np.any(srt[..., 1:] == srt[..., :-1]):
                 raise ValueError("an item is repeated within a row of chosen items")
         return items
+
+    # --- a block of rounds in one compiled call (the engine's hot loop) -------------------------
+    def play_items(
+        self,
+        items: np.ndarray,
+        sampler: str | None,
+        keys: np.ndarray | None,
+        t0: int,
+        exp_loss: np.ndarray,
+        loss: np.ndarray,
+    ) -> None:
+        """Rounds ``t0 .. t0 + B - 1`` of choice feedback ``items`` (R, B, k): per round
+        ``exp_loss +=`` :meth:`expected_loss_items`, then (if ``keys`` is given) ``loss +=`` the
+        pairwise loss of :meth:`sample` with the seeds ``draw_seeds(keys, t)``, then
+        :meth:`add_items` -- bit-identical to these per-round calls, in one compiled call.
+        ``exp_loss`` and ``loss`` (R,) float64 are updated in place."""
+        items = self._items(items, ndim=3)
+        R = self._S.shape[0]
+        if keys is None:
+            keys = np.empty(0, dtype=np.uint64)
+        else:
+            keys = _seeds(keys, R)
+            if sampler not in _SAMPLER_CODES:
+                raise ValueError(f"unknown sampler {sampler!r}")
+        for a in (exp_loss, loss):
+            if a.shape != (R,) or a.dtype != np.float64:
+                raise ValueError(f"exp_loss and loss must be float64 arrays of shape ({R},)")
+        ok = _kern().play_items(
+            self._S,
+            self._eta,
+            self._w,
+            self._shift,
+            self._wmode,
+            self._hv,
+            self._hc,
+            self._hd,
+            self._maxd,
+            items,
+            keys,
+            int(t0),
+            _SAMPLER_CODES.get(sampler, 0),
+            _lowbits(self._S.shape[1]),
+            exp_loss,
+            loss,
+        )
+        if not ok:
+            raise ValueError("scores must be finite")
 
     # --- exact expected losses (THEORY §2.5) ---------------------------------------------------
     def expected_loss_items(self, items: np.ndarray) -> np.ndarray:

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-__all__ = ["Registry"]
+__all__ = ["Registry", "owner", "block_hook_applies"]
+
+
+def owner(cls: type, attr: str) -> type:
+    """The class of ``cls.__mro__`` that defines ``attr``."""
+    return next(k for k in cls.__mro__ if attr in vars(k))
+
+
+def block_hook_applies(cls: type, block_hook: str, per_round: tuple[str, ...]) -> bool:
+    """True when ``cls``'s ``block_hook`` is at least as derived as each of its ``per_round``
+    methods.  A subclass that overrides a per-round method of a class with a block method, but not
+    the block method, must be played round by round (else the block method would bypass it)."""
+    blk = owner(cls, block_hook)
+    return all(issubclass(blk, owner(cls, m)) for m in per_round)
 
 
 class Registry(dict):

@@ -121,8 +121,17 @@ def _pl_sample(S, eta, w, wmode, seeds, lowbits=None):
     amax = np.empty(R)
     if not K.pl_keys(S, eta, w, wmode, seeds, keys, mode, amax, lb):
         raise ValueError("logw must be finite")
-    keys.sort(axis=1)
-    out = np.empty((R, n), dtype=np.int64)
+    return _pl_finish(K, keys, S, eta, w, seeds, mode, amax, lb)
+
+
+def _pl_finish(K, keys, S, eta, w, seeds, mode, amax, lb):
+    """Sort the packed keys (radix sort for long rows: the same array as ``np.sort``) and read
+    the orders."""
+    if keys.shape[1] >= K.RADIX_MIN_N:
+        K.sort_rows(keys)
+    else:
+        keys.sort(axis=1)
+    out = np.empty(keys.shape, dtype=np.int64)
     K.pl_extract(keys, S, eta, w, seeds, mode, amax, lb, out)
     return out
 
@@ -155,42 +164,66 @@ def quicksort_rows(logw: np.ndarray, seeds: np.ndarray) -> np.ndarray:
     return _qs_sample(a, 1.0, _NO_CACHE, np.ones(R, dtype=np.int8), _seeds(seeds, R))
 
 
-def _rows_for(logw: np.ndarray, size: int | None) -> tuple[np.ndarray, bool]:
+def _draw_seeds(rng: np.random.Generator, m: int) -> np.ndarray:
+    return rng.integers(0, 2**64, size=m, dtype=np.uint64)
+
+
+def _public_rows(logw: np.ndarray, size: int | None) -> tuple[np.ndarray, int, bool]:
+    """``(a, m, squeeze)``: validated log-weights, (n,) when one vector serves all ``m`` orders
+    (never copied ``m`` times) or (R, n) with ``m = R``."""
     a = np.asarray(logw, dtype=np.float64)
+    if size is not None:
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0:
+            raise ValueError(f"size must be None or an integer >= 0, got {size!r}")
     if a.ndim == 1:
-        if size is None:
-            return np.ascontiguousarray(a[None, :]), True
-        return np.ascontiguousarray(np.broadcast_to(a, (int(size), a.shape[0]))), False
+        return np.ascontiguousarray(a), (1 if size is None else int(size)), size is None
     if a.ndim != 2:
         raise ValueError(f"logw must have shape (n,) or (R, n), got {a.shape}")
     if size is not None and int(size) != a.shape[0]:
         raise ValueError("size must be None (or equal R) when logw has shape (R, n)")
-    return np.ascontiguousarray(a), False
-
-
-def _draw_seeds(rng: np.random.Generator, m: int) -> np.ndarray:
-    return rng.integers(0, 2**64, size=m, dtype=np.uint64)
+    return np.ascontiguousarray(a), a.shape[0], False
 
 
 def plackett_luce(logw: np.ndarray, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
     """Plackett–Luce orders (Algorithm 3) by the exponential race (Gumbel-max trick).
 
     ``order = argsort(log E_u - a_u)`` with ``E_u ~ Exp(1)`` i.i.d. is the PL law exactly
-    (THEORY §2.3).  One uint64 seed per order is drawn from ``rng`` and the orders are computed by
-    :func:`plackett_luce_rows`.
+    (THEORY §2.3).  One uint64 seed per order is drawn from ``rng``; the orders are those of
+    :func:`plackett_luce_rows` on the (broadcast) rows with these seeds.  A single vector ``logw``
+    (n,) is neither copied nor re-weighted per order.
     """
-    a, squeeze = _rows_for(logw, size)
-    out = plackett_luce_rows(a, _draw_seeds(rng, a.shape[0]))
+    a, m, squeeze = _public_rows(logw, size)
+    seeds = _draw_seeds(rng, m)
+    if a.ndim == 2:
+        out = plackett_luce_rows(a, seeds)
+    else:
+        K = _kern()
+        n = a.shape[0]
+        lb = _lowbits(n)
+        keys = np.empty((m, n))
+        mode = np.empty(m, dtype=np.int8)
+        amax = np.empty(m)
+        if not K.pl_keys_shared(a, seeds, keys, mode, amax, lb):
+            raise ValueError("logw must be finite")
+        S = np.broadcast_to(a, (m, n))  # read only for ties of the truncated keys (rare)
+        out = _pl_finish(K, keys, S, 1.0, _NO_CACHE, seeds, mode, amax, lb)
     return out[0] if squeeze else out
 
 
 def quicksort(logw: np.ndarray, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
     """QuickSort orders (Algorithm 2), one per row; see :func:`quicksort_reference`.
 
-    One uint64 seed per order is drawn from ``rng``; the orders come from :func:`quicksort_rows`.
+    One uint64 seed per order is drawn from ``rng``; the orders come from :func:`quicksort_rows`
+    (a single vector ``logw`` (n,) is not copied per order).
     """
-    a, squeeze = _rows_for(logw, size)
-    out = quicksort_rows(a, _draw_seeds(rng, a.shape[0]))
+    a, m, squeeze = _public_rows(logw, size)
+    seeds = _draw_seeds(rng, m)
+    if a.ndim == 2:
+        out = quicksort_rows(a, seeds)
+    else:
+        out = np.empty((m, a.shape[0]), dtype=np.int64)
+        if not _kern().qs_rows_shared(a, seeds, out, _lowbits(a.shape[0])):
+            raise ValueError("logw must be finite")
     return out[0] if squeeze else out
 
 

@@ -16,7 +16,17 @@ from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["spawn_key", "stream", "replicate_streams", "replicate_keys", "draw_seeds"]
+__all__ = [
+    "spawn_key",
+    "stream",
+    "replicate_streams",
+    "replicate_keys",
+    "draw_seeds",
+    "row_uniforms",
+    "mix64",
+    "splitmix64",
+    "GOLDEN",
+]
 
 
 def _name_to_int(name: object) -> int:
@@ -58,21 +68,56 @@ def replicate_keys(root_seed: int, names: Iterable[object], reps: Iterable[int],
     )
 
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+# --- SplitMix64, the one counter-based generator of the project ------------------------------------
+# Constants and the finaliser ``mix64`` are defined here once.  ``mix64`` is plain arithmetic on
+# ``np.uint64`` (scalars or arrays), so the numba kernels compile this very function
+# (``_kernels._mix = njit(seeding.mix64)``) and this module stays free of numba.
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Weyl increment (2^64 / golden ratio)
+MIX_C1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX_C2 = np.uint64(0x94D049BB133111EB)
+_S27 = np.uint64(27)
+_S30 = np.uint64(30)
+_S31 = np.uint64(31)
+_S11 = np.uint64(11)
+_TWO_M53 = 1.0 / 9007199254740992.0  # 2**-53
 
 
-def _splitmix64(x: np.ndarray) -> np.ndarray:
-    z = x + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+def mix64(z):
+    """SplitMix64 finaliser, a bijection of uint64 (wrapping arithmetic; callers in numpy silence
+    the overflow warnings of uint64 scalars with ``np.errstate(over="ignore")``)."""
+    z = (z ^ (z >> _S30)) * MIX_C1
+    z = (z ^ (z >> _S27)) * MIX_C2
+    return z ^ (z >> _S31)
 
 
-def draw_seeds(keys: np.ndarray, t: int) -> np.ndarray:
+def splitmix64(x: np.ndarray) -> np.ndarray:
+    """One SplitMix64 step from state ``x``: ``mix64(x + GOLDEN)``."""
+    return mix64(x + GOLDEN)
+
+
+def draw_seeds(keys: np.ndarray, t) -> np.ndarray:
     """Per-replicate uint64 seed for round ``t``: a counter-based hash of (key, t).
 
     No sequential state, so the seed of replicate r at round t does not depend on blocks, chunks
-    or on how many rounds were simulated before.
+    or on how many rounds were simulated before.  ``t`` may be an array (broadcast against
+    ``keys``), which gives the seeds of a whole block of rounds at once.  The compiled engine
+    computes the same function (``_kernels._round_seed``, tested equal).
     """
+    t = np.asarray(t, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        return _splitmix64(_splitmix64(keys ^ np.uint64(t)) + np.uint64(t))
+        return splitmix64(splitmix64(keys ^ t) + t)
+
+
+def row_uniforms(seeds: np.ndarray, m: int) -> np.ndarray:
+    """``m`` uniforms in [0, 1) per row, row r a function of ``seeds[r]`` only, shape (R, m).
+
+    Counter-based SplitMix64: the row's state is ``splitmix64(seed)`` and its i-th output is
+    ``mix64(state + (i+1) * GOLDEN)`` (the SplitMix64 sequence), mapped to 53-bit uniforms.
+    Vectorised over rows, and a row never depends on the other rows of the batch.
+    """
+    s = np.ascontiguousarray(seeds, dtype=np.uint64).reshape(-1)
+    with np.errstate(over="ignore"):
+        state = splitmix64(s)
+        ctr = (np.arange(1, m + 1, dtype=np.uint64) * GOLDEN)[None, :]
+        z = mix64(state[:, None] + ctr)
+    return (z >> _S11).astype(np.float64) * _TWO_M53

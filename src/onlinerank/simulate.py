@@ -1,34 +1,82 @@
 """The simulation engine: a learner against an adversary for R replicates at once.
 
-Per round (the only Python loop): the adversary's feedback ``s_t`` (it may read the learner's
-distribution), the learner's exact expected loss of the coming ranking, one sampled ranking per
-replicate and its realised loss, then the update.  At K log-spaced checkpoints it records the
-cumulative realised loss, cumulative exact expected loss and the hindsight optimum ``L_t(pi*)``
-(closed form, THEORY §1), so memory is O(R n + R K), never O(T n).
+Rounds are played in blocks.  An oblivious adversary hands out the feedback of a block of rounds
+at once (``Adversary.feedback_block``); an adaptive one is asked round by round (it may read the
+learner's distribution, so the learner must have played the previous round).  The learner plays
+each block in one call (``Learner.play_block``): per round its exact expected loss of the coming
+ranking, optionally one sampled ranking per replicate and its realised loss, then the update.
+The base class implements that call as the per-round reference loop; OnlineRank, FTL, FPL and the
+uniform ranking replace it for choice feedback by one compiled/vectorised call, bit-identical to
+the reference (tested for every block size).  Blocks end at the K log-spaced checkpoints, where
+the engine records the cumulative realised loss, cumulative exact expected loss and the hindsight
+optimum ``L_t(pi*)`` (closed form, THEORY §1), so memory is O(R n + R K + one block), never
+O(T n).
 
 Randomness: replicate ``r`` of a cell uses the adversary stream ``(*cell, "rep", r, "adversary")``
 (shared by every learner: common random numbers) and the learner stream
-``(*cell, learner_label, "rep", r, "learner")``.  A block of replicates therefore gives the same
-numbers as the same replicates inside any other block, in any order.
+``(*cell, learner_label, "rep", r, "learner")``, whose seed of round t is the counter-based
+``draw_seeds(key_r, t)``.  A block of replicates therefore gives the same numbers as the same
+replicates inside any other block, in any order, and the results do not depend on the number of
+rounds per block either.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import time
 from collections.abc import Callable
 
 import numpy as np
 
 from .adversaries import Adversary
-from .feedback import Feedback
+from .feedback import Feedback, FeedbackBlock
 from .game import Game
 from .hindsight import hindsight_loss
 from .learners import Learner
 from .logweights import LogWeights
+from .registry import block_hook_applies
 from .results import SimResult
-from .seeding import draw_seeds, replicate_keys, replicate_streams
+from .seeding import replicate_keys, replicate_streams
 
-__all__ = ["checkpoints", "SimResult", "simulate", "exact_expected_regret"]
+__all__ = ["checkpoints", "SimResult", "simulate", "exact_expected_regret", "default_block", "check_block"]
+
+#: elements of the largest per-block array the default block size aims at (8 MB of float64)
+_BLOCK_ELEMENTS = 1 << 20
+
+
+def _memory_limit() -> int:
+    """Bytes one block array may take: a quarter of the physical memory (2 GiB if unknown)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        return 2 << 30
+
+
+def _block_width(game: Game) -> int:
+    """Entries per replicate-round of a feedback block: chosen items, else the dense n."""
+    return game.chosen if game.family in ("single", "kchoice") else game.n
+
+
+def default_block(game: Game, reps: int) -> int:
+    """Rounds per block when ``simulate(block=None)``: about 1e6 feedback entries per block."""
+    return max(1, min(game.T, _BLOCK_ELEMENTS // (reps * _block_width(game))))
+
+
+def check_block(block, game: Game, reps: int) -> int:
+    """``block`` (rounds per block) as an int, or a ``ValueError`` naming it: at least 1, and a
+    dense ``(R, block, n)`` float64 block must fit in a quarter of the physical memory."""
+    if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1:
+        raise ValueError(f"block must be an integer >= 1 (rounds per block), got block={block!r}")
+    need = int(block) * reps * game.n * 8
+    limit = _memory_limit()
+    if need > limit:
+        raise ValueError(
+            f"block={block} rounds of (R={reps}, n={game.n}) float64 feedback need {need / 2**30:.1f} GiB, "
+            f"more than {limit / 2**30:.1f} GiB (a quarter of the memory); use block <= "
+            f"{max(1, limit // (reps * game.n * 8))}"
+        )
+    return int(block)
 
 
 def checkpoints(T: int, K: int) -> np.ndarray:
@@ -52,17 +100,31 @@ def simulate(
     K: int = 20,
     sample: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    block: int | None = None,
 ) -> SimResult:
     """Play ``game`` for replicates ``rep_start .. rep_start + reps - 1``.
 
     ``cell`` names the experiment cell in the random streams (e.g. adversary, family, n, k, T);
     ``learner_label`` distinguishes learners (default: ``learner.name`` + its sampler).
     ``sample=False`` skips the sampled rankings (realised loss becomes NaN) when only the exact
-    expected regret is wanted.  ``progress(t, T)`` is called about 100 times.
+    expected regret is wanted.  ``progress(t, T)`` is called about 100 times.  ``block`` is the
+    number of rounds handed out per block (default :func:`default_block`; it never changes the
+    results, only speed and memory).
     """
-    if reps < 1:
-        raise ValueError(f"reps must be >= 1, got {reps}")
+    if not isinstance(learner, Learner):
+        raise TypeError(f"learner must be an onlinerank Learner, got {type(learner).__name__}")
+    if not isinstance(adversary, Adversary):
+        raise TypeError(f"adversary must be an onlinerank Adversary, got {type(adversary).__name__}")
+    if isinstance(reps, bool) or not isinstance(reps, (int, np.integer)) or reps < 1:
+        raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
+    if isinstance(rep_start, bool) or not isinstance(rep_start, (int, np.integer)) or rep_start < 0:
+        raise ValueError(f"rep_start must be an integer >= 0, got {rep_start!r}")
+    reps = int(reps)
     n, T = game.n, game.T
+    cps = checkpoints(T, K)
+    block = default_block(game, reps) if block is None else check_block(block, game, reps)
+    learner.check(game)
+    adversary.check(game)
     ids = np.arange(rep_start, rep_start + reps)
     if learner_label is None:
         d = learner.describe()
@@ -70,8 +132,15 @@ def simulate(
     adversary.reset(game, replicate_streams(seed, cell, ids, "adversary"))
     learner.reset(game, reps)
     keys = replicate_keys(seed, (*cell, learner_label), ids, "learner")
+    round_keys = keys if sample else None
+    # a subclass overriding a per-round method of a class with a block method (e.g. to record the
+    # rounds) is played round by round: the block method would bypass its override
+    blocks = adversary.oblivious and block_hook_applies(type(adversary), "feedback_block", ("feedback",))
+    if block_hook_applies(type(learner), "play_block", ("expected_loss", "rank", "_rank", "update")):
+        play = learner.play_block
+    else:
+        play = functools.partial(Learner.play_block, learner)
 
-    cps = checkpoints(T, K)
     out_loss = np.full((reps, cps.size), np.nan)
     out_exp = np.full((reps, cps.size), np.nan)
     out_best = np.empty((reps, cps.size))
@@ -80,35 +149,42 @@ def simulate(
     loss = np.zeros(reps)
     exp_loss = np.zeros(reps)
     has_exp = True
-    metrics_fn = getattr(adversary, "checkpoint_metrics", None)
     extra: dict[str, np.ndarray] = {}
     j = 0
     step = max(1, T // 100)
     t0 = time.perf_counter()
-    for t in range(1, T + 1):
-        fb: Feedback = adversary.feedback(t, learner)
-        el = learner.expected_loss(fb)
-        if el is None:
-            has_exp = False
+    t = 1
+    while t <= T:
+        # rounds t .. last: up to the next checkpoint (and progress report), at most `block`
+        last = min(int(cps[j]), t + block - 1)
+        if progress is not None:  # every multiple of `step` ends a block
+            last = min(last, -(-t // step) * step)
+        if blocks:
+            fbb = adversary.feedback_block(t, last - t + 1)
         else:
-            exp_loss += el
-        if sample:
-            loss += fb.pairwise_loss(learner.rank(draw_seeds(keys, t)))
-        learner.update(fb)
-        fb.add_to(S)
-        abs_total += fb.pair_abs_sum()
-        if t == cps[j]:
+            fbb = FeedbackBlock.of(adversary.feedback(t, learner))
+        B = fbb.rounds
+        if not 1 <= B <= last - t + 1 or fbb.reps != reps or fbb.n != n:
+            raise RuntimeError(
+                f"adversary {adversary.name!r} returned a block of {B} rounds x {fbb.reps} replicates "
+                f"(n={fbb.n}) for rounds {t}..{last} of {reps} replicates (n={n})"
+            )
+        if not play(fbb, round_keys, t, exp_loss, loss):
+            has_exp = False
+        fbb.add_to(S)
+        fbb.add_pair_abs_sum(abs_total)
+        t += B
+        if t - 1 == cps[j]:
             if sample:
                 out_loss[:, j] = loss
             if has_exp:
                 out_exp[:, j] = exp_loss
             out_best[:, j] = hindsight_loss(S, abs_total)
-            if metrics_fn is not None:
-                for name, val in metrics_fn(learner).items():
-                    extra.setdefault(name, np.full((reps, cps.size), np.nan))[:, j] = val
+            for name, val in adversary.checkpoint_metrics(learner).items():
+                extra.setdefault(name, np.full((reps, cps.size), np.nan))[:, j] = val
             j += 1
-        if progress is not None and (t % step == 0 or t == T):
-            progress(t, T)
+        if progress is not None and ((t - 1) % step == 0 or t - 1 == T):
+            progress(t - 1, T)
     meta = {
         "n": n,
         "T": T,

@@ -34,7 +34,7 @@ def per_round_seconds(
     params = {k: v for k, v in spec.items() if k != "name"}
     game = Game(n=n, T=max(rounds * (repeats + 1) + 3, 2))
     learner = make_learner(spec["name"], **params)
-    if sample == "first-step" and not hasattr(learner, "sample_first_step"):
+    if sample == "first-step" and not learner.implements("sample_first_step"):
         raise ValueError(f"learner {spec['name']!r} has no sample_first_step()")
     adv = make_adversary("uniform")
     learner.reset(game, 1)

@@ -1,13 +1,36 @@
-"""The adversary interface and registry (ARCHITECTURE §3).
+"""The adversary contract and registry (ARCHITECTURE §3): the one file a plug-in author reads.
 
-An adversary produces one :class:`~onlinerank.feedback.Feedback` batch per round for R replicates.
-Its randomness comes from one generator per replicate (named streams, ``seeding.py``), so a
-replicate's feedback does not depend on which block it is simulated in, and every learner of a
-cell sees the same feedback (common random numbers).  Adaptive adversaries may query the
-learner's exact expected loss of candidate feedback (its *distribution*), never its sample.
+An adversary produces the feedback of every round for R replicates.  Its randomness comes from one
+generator per replicate (named streams, ``seeding.py``), so a replicate's feedback does not depend
+on which block it is simulated in, and every learner of a cell sees the same feedback (common
+random numbers).  Adaptive adversaries may query the learner's *distribution* (its exact expected
+loss of candidate feedback, ``log_weights()``, ``pair_probs()``), never its sample.
 
-A new adversary is one module: subclass :class:`Adversary`, set ``name`` and ``families``,
-decorate with ``@register`` and import the module in ``adversaries/__init__.py``.
+A new adversary is one module in this folder: subclass :class:`Adversary`, set ``name``,
+``oblivious`` and ``families``, decorate the class with ``@register``.  The package imports every
+module of the folder, so there is no import line to add.
+
+What to implement
+-----------------
+Required: ``name``, ``families``, ``oblivious`` (True unless it reads the learner);
+:meth:`Adversary.feedback`; :meth:`Adversary.reset` when it has state (call ``super().reset``).
+Optional hooks, declared on :class:`Adversary` with their defaults:
+
+==============================  ===============================  ==================================
+hook                            default                          override to
+==============================  ===============================  ==================================
+``example()``                   ``cls()``                        give the conformance tests an
+                                                                 instance exercising every path
+``check(game)``                 refuse families not in           refuse other games (before any
+                                ``families``                     work; call ``super().check``)
+``M(n)``                        ``None`` (cannot state M)        state M for graded feedback
+``checkpoint_metrics(learner)`` ``{}``                           record metrics (R,) at checkpoints
+``feedback_block(t0, B)``       one round: ``feedback(t0)``      hand out many rounds at once
+                                                                 (oblivious adversaries)
+``describe()``                  ``{"adversary": name}``          add parameters to the outputs
+==============================  ===============================  ==================================
+
+``Adversary.implements("hook")`` tells whether a class overrides an optional hook.
 """
 
 from __future__ import annotations
@@ -16,9 +39,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..feedback import Feedback
+from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
-from ..registry import Registry
+from ..registry import Registry, owner
 from ..samplers import expit
 
 __all__ = [
@@ -66,9 +89,9 @@ def expected_positions(learner, reps: int, n: int, who: str = "this adversary") 
     loss of the feedback "item u chosen alone", whose pairwise loss is the number of items ranked
     before u (a ``ValueError`` naming ``who`` if the learner has no exact expected loss)."""
     R = reps
-    lw = getattr(learner, "log_weights", None)
-    if callable(lw):
-        a = np.asarray(lw(), dtype=np.float64)
+    a = learner.log_weights()
+    if a is not None:
+        a = np.asarray(a, dtype=np.float64)
         if a.shape == (R, n):
             return bradley_terry_positions(a)
     out = np.empty((R, n))
@@ -76,20 +99,47 @@ def expected_positions(learner, reps: int, n: int, who: str = "this adversary") 
         el = learner.expected_loss(Feedback(n, items=np.full((R, 1), u), family="single"))
         if el is None:
             raise ValueError(
-                f"{who} needs a learner with an exact expected loss; "
-                f"{getattr(learner, 'name', type(learner).__name__)!r} returned None"
+                f"{who} needs a learner with an exact expected loss; {learner.name!r} returned None"
             )
         out[:, u] = el
     return out
 
 
 class Adversary:
-    """Base class.  Subclasses implement :meth:`feedback`."""
+    """Base class of every adversary; see the module docstring for the contract."""
 
+    #: registry key used in configs
     name: ClassVar[str] = ""
+    #: True when the feedback never depends on the learner (then it may be handed out in blocks)
     oblivious: ClassVar[bool] = True
     #: feedback families this adversary can produce
     families: ClassVar[tuple[str, ...]] = ()
+
+    # --- required --------------------------------------------------------------------------------
+    def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
+        """Start a game; ``rngs[r]`` is replicate r's own generator (subclasses call
+        ``super().reset``, which calls :meth:`check`)."""
+        self.check(game)
+        self.game = game
+        self.rngs = rngs
+        self.reps = len(rngs)
+
+    def feedback(self, t: int, learner) -> Feedback:  # pragma: no cover - interface
+        """Feedback of round ``t`` (1-based) for all replicates; rounds are asked in order."""
+        raise NotImplementedError
+
+    @classmethod
+    def implements(cls, hook: str) -> bool:
+        """True when this class overrides the optional hook ``hook`` of :class:`Adversary`."""
+        if not callable(getattr(Adversary, hook, None)):
+            raise ValueError(f"{hook!r} is not a hook of Adversary")
+        return owner(cls, hook) is not Adversary
+
+    # --- optional hooks (defaults) ----------------------------------------------------------------
+    @classmethod
+    def example(cls) -> Adversary:
+        """An instance for the conformance tests (default: the default parameters)."""
+        return cls()
 
     def check(self, game: Game) -> None:
         """Raise ``ValueError`` if this adversary cannot play ``game`` (called before any work)."""
@@ -99,26 +149,45 @@ class Adversary:
                 f"(supports: {', '.join(self.families)})"
             )
 
-    def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
-        """Start a game; ``rngs[r]`` is replicate r's own generator."""
-        self.check(game)
-        self.game = game
-        self.rngs = rngs
-        self.reps = len(rngs)
+    def M(self, n: int) -> float | None:
+        """The complexity parameter M (2.3) this adversary guarantees for graded feedback at n
+        items, or ``None`` when it cannot state one (then it cannot play a graded game)."""
+        return None
 
-    def feedback(self, t: int, learner) -> Feedback:  # pragma: no cover - interface
-        """Feedback of round ``t`` (1-based) for all replicates."""
-        raise NotImplementedError
+    def checkpoint_metrics(self, learner) -> dict[str, np.ndarray]:
+        """Extra metrics ``name -> (R,)`` recorded at every checkpoint, after the checkpoint
+        round's update (default: none)."""
+        return {}
+
+    def feedback_block(self, t0: int, B: int) -> FeedbackBlock:
+        """The feedback of rounds ``t0, t0 + 1, ...``: at least 1 and at most ``B`` rounds (an
+        adversary may stop early, e.g. where the width of its choices changes); the engine asks
+        for the rest next.  Oblivious adversaries only (the engine asks adaptive ones round by
+        round).  Must equal the per-round :meth:`feedback` exactly, drawn from the same streams
+        in the same order, and leave the adversary in the same state; the conformance tests check
+        it for every block size.  Default: one round.  The engine uses an override only where it
+        is at least as derived as :meth:`feedback` (a subclass overriding ``feedback`` alone is
+        asked round by round)."""
+        return FeedbackBlock.of(self.feedback(t0, None))
 
     def describe(self) -> dict:
+        """Parameters that identify this adversary in outputs."""
         return {"adversary": self.name}
 
+    # --- helpers for subclasses -------------------------------------------------------------------
     def _feedback(self, x: np.ndarray) -> Feedback:
         """Feedback from a round's draw: chosen items (R, k), or positions sigma (R, n) for the
         Spearman family (s = -sigma)."""
         if self.game.family == "spearman":
             return Feedback(self.game.n, values=-x.astype(np.float64), family="spearman")
         return Feedback(self.game.n, items=x, family=self.game.family)
+
+    def _feedback_block(self, x: np.ndarray) -> FeedbackBlock:
+        """:meth:`_feedback` of a block of draws ``x`` (B, R, w), as a (R, B, w) block."""
+        x = x.swapaxes(0, 1)
+        if self.game.family == "spearman":
+            return FeedbackBlock(self.game.n, values=-x.astype(np.float64), family="spearman")
+        return FeedbackBlock(self.game.n, items=x, family=self.game.family)
 
 
 class ChunkedDraws:
@@ -134,10 +203,26 @@ class ChunkedDraws:
         self.buf: np.ndarray | None = None
         self.pos = self.chunk
 
+    def _refill(self) -> None:
+        self.buf = np.stack([self.draw(g, self.chunk) for g in self.rngs], axis=1)
+        self.pos = 0
+
     def next(self) -> np.ndarray:
         if self.pos >= self.chunk:
-            self.buf = np.stack([self.draw(g, self.chunk) for g in self.rngs], axis=1)
-            self.pos = 0
+            self._refill()
         out = self.buf[self.pos]
         self.pos += 1
         return out
+
+    def take(self, m: int) -> np.ndarray:
+        """The entries of the next ``m`` rounds, shape ``(m, R, ...)``: the same values as ``m``
+        calls of :meth:`next`."""
+        parts = []
+        while m > 0:
+            if self.pos >= self.chunk:
+                self._refill()
+            c = min(m, self.chunk - self.pos)
+            parts.append(self.buf[self.pos : self.pos + c])
+            self.pos += c
+            m -= c
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..feedback import Feedback
+from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from .base import Adversary, register
 
@@ -75,6 +75,13 @@ class CyclicAdversary(Adversary):
         self._m += k
         items = np.sort(n - 1 - idx if self.ties == "high" else idx)
         return Feedback(n, items=np.broadcast_to(items, (self.reps, k)).copy(), family=self.game.family)
+
+    def feedback_block(self, t0: int, B: int) -> FeedbackBlock:
+        n, k = self.game.n, self.k
+        idx = (self._m + np.arange(B * k).reshape(B, k)) % n
+        self._m += B * k
+        items = np.sort(n - 1 - idx if self.ties == "high" else idx, axis=1)
+        return FeedbackBlock(n, items=np.broadcast_to(items, (self.reps, B, k)), family=self.game.family)
 
     def describe(self) -> dict:
         return {"adversary": self.name, "ties": self.ties}

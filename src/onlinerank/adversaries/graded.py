@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..feedback import Feedback
+from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from .base import Adversary, ChunkedDraws, register
 
@@ -101,13 +101,19 @@ class GradedAdversary(Adversary):
         chunk = max(1, min(1024, (1 << 16) // n))
         self.draws = ChunkedDraws(rngs, lambda g, c: g.standard_normal((c, n)), chunk)
 
-    def feedback(self, t: int, learner) -> Feedback:
-        x = self.rel + self.noise * self.draws.next()
+    def _scores(self, z: np.ndarray) -> np.ndarray:
+        """Scores from standard normal noise ``z`` (..., R, n) or (R, ..., n), elementwise."""
+        x = (self.rel if z.ndim == 2 else self.rel[:, None, :]) + self.noise * z
         if self.continuous:
-            s = np.clip(x, 0.0, 1.0)
-        else:
-            s = np.clip(np.round(self.levels * x), 0, self.levels)
-        return Feedback(self.game.n, values=s, family="graded")
+            return np.clip(x, 0.0, 1.0)
+        return np.clip(np.round(self.levels * x), 0, self.levels)
+
+    def feedback(self, t: int, learner) -> Feedback:
+        return Feedback(self.game.n, values=self._scores(self.draws.next()), family="graded")
+
+    def feedback_block(self, t0: int, B: int) -> FeedbackBlock:
+        z = self.draws.take(B).swapaxes(0, 1)  # (R, B, n)
+        return FeedbackBlock(self.game.n, values=self._scores(z), family="graded")
 
     def describe(self) -> dict:
         return {

@@ -46,7 +46,7 @@ import math
 
 import numpy as np
 
-from ..feedback import Feedback
+from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from .base import Adversary, ChunkedDraws, expected_positions, register
 
@@ -200,12 +200,28 @@ class MallowsAdversary(Adversary):
         else:
             self.centres = np.tile(np.arange(n), (self.reps, 1))
 
-    def feedback(self, t: int, learner) -> Feedback:
+    def _switch(self, t: int) -> None:
+        """New centres before round t when t starts a new period."""
         P = self.switch_every
         if P is not None and t > 1 and (t - 1) % P == 0:
             self.centres = np.stack([g.permutation(self.game.n) for g in self._centre_rngs])
+
+    def feedback(self, t: int, learner) -> Feedback:
+        self._switch(t)
         sigma = _positions_about(self.draws.next(), self.centres)
         return Feedback(self.game.n, values=-sigma.astype(np.float64), family="spearman")
+
+    def feedback_block(self, t0: int, B: int) -> FeedbackBlock:
+        P = self.switch_every
+        parts = []
+        t, end = t0, t0 + B
+        while t < end:  # runs of rounds sharing one centre
+            self._switch(t)
+            stop = end if P is None else min(end, ((t - 1) // P + 1) * P + 1)
+            parts.append(_positions_about(self.draws.take(stop - t), self.centres))
+            t = stop
+        sigma = (parts[0] if len(parts) == 1 else np.concatenate(parts)).swapaxes(0, 1)
+        return FeedbackBlock(self.game.n, values=-sigma.astype(np.float64), family="spearman")
 
     def checkpoint_metrics(self, learner) -> dict:
         """Expected Spearman correlation coefficient r_s between the learner's coming ranking and

@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from ..feedback import Feedback
+from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from .base import Adversary, ChunkedDraws, register
 
@@ -83,6 +83,9 @@ class PopularityAdversary(Adversary):
 
     def feedback(self, t: int, learner) -> Feedback:
         return self._feedback(self.draws.next())
+
+    def feedback_block(self, t0: int, B: int) -> FeedbackBlock:
+        return self._feedback_block(self.draws.take(B))
 
     def describe(self) -> dict:
         return {"adversary": self.name, "a": self.a}

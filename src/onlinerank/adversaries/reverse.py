@@ -36,8 +36,8 @@ __all__ = ["ReverseAdversary", "expected_order", "reverse_sigma", "reverse_of_or
 
 def expected_order(learner, reps: int, n: int) -> np.ndarray:
     """Items (R, n) by increasing expected position, ties by item id (module docstring)."""
-    lw = getattr(learner, "log_weights", None)
-    a = np.asarray(lw(), dtype=np.float64) if callable(lw) else None
+    a = learner.log_weights()
+    a = None if a is None else np.asarray(a, dtype=np.float64)
     key = (
         -a
         if a is not None and a.shape == (reps, n)

@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from ..feedback import Feedback
+from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from .base import Adversary, register
 from .uniform import uniform_subsets
@@ -114,6 +114,19 @@ class SwitchingAdversary(Adversary):
         self._favs = np.stack(favs, axis=1)
         self._t0 += c
         self._pos = 0
+
+    def feedback_block(self, t0: int, B: int) -> FeedbackBlock:
+        rows, favs = [], []
+        while B > 0:
+            if self._pos >= self.chunk:
+                self._fill()
+            c = min(B, self.chunk - self._pos)
+            rows.append(self._rows[self._pos : self._pos + c])
+            favs.append(self._favs[self._pos : self._pos + c])
+            self._pos += c
+            B -= c
+        self.favoured = favs[-1][-1]
+        return self._feedback_block(rows[0] if len(rows) == 1 else np.concatenate(rows))
 
     def feedback(self, t: int, learner) -> Feedback:
         if self._pos >= self.chunk:

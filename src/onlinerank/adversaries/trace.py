@@ -50,7 +50,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..feedback import FAMILIES, Feedback
+from ..feedback import FAMILIES, Feedback, FeedbackBlock
 from ..game import Game
 from .base import Adversary, register
 
@@ -287,6 +287,7 @@ class TraceAdversary(Adversary):
         self.format = format
         self.rounds = rounds
         self._cache: dict = {}
+        self.sha256: str | None = None
 
     @classmethod
     def example(cls) -> TraceAdversary:
@@ -349,12 +350,27 @@ class TraceAdversary(Adversary):
             return Feedback(n, items=np.tile(np.flatnonzero(row), (R, 1)), family=fam)
         return Feedback(n, values=np.tile(row, (R, 1)), family=fam)
 
+    def feedback_block(self, t0: int, B: int) -> FeedbackBlock:
+        """Rounds ``t0 ..`` up to B of them; a subset log stops before the first round whose number
+        of chosen items differs from round t0's."""
+        n, R, fam = self.game.n, self.reps, self.game.family
+        if self._items is not None:
+            rows = self._items[t0 - 1 : t0 - 1 + B]
+            return FeedbackBlock(n, items=np.broadcast_to(rows, (R, *rows.shape)), family=fam)
+        rows = self._dense[t0 - 1 : t0 - 1 + B]
+        if fam == "subset":
+            width = np.count_nonzero(rows, axis=1)
+            m = int(np.argmax(width != width[0])) if np.any(width != width[0]) else rows.shape[0]
+            items = np.nonzero(rows[:m])[1].reshape(m, int(width[0]))
+            return FeedbackBlock(n, items=np.broadcast_to(items, (R, *items.shape)), family=fam)
+        return FeedbackBlock(n, values=np.broadcast_to(rows, (R, *rows.shape)), family=fam)
+
     def describe(self) -> dict:
         d = {
             "adversary": self.name,
             "format": self.format,
             "path": self.path if self.path is not None else "<rounds>",
         }
-        if getattr(self, "sha256", None):
+        if self.sha256:
             d["sha256"] = self.sha256
         return d

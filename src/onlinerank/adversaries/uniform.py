@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..feedback import Feedback
+from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from .base import Adversary, ChunkedDraws, register
 
@@ -40,3 +40,6 @@ class UniformAdversary(Adversary):
 
     def feedback(self, t: int, learner) -> Feedback:
         return self._feedback(self.draws.next())
+
+    def feedback_block(self, t0: int, B: int) -> FeedbackBlock:
+        return self._feedback_block(self.draws.take(B))

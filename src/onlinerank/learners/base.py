@@ -1,13 +1,39 @@
-"""The learner interface and registry (ARCHITECTURE §3).
+"""The learner contract and registry (ARCHITECTURE §3): the one file a plug-in author reads.
 
-A learner plays R independent replicates of the game at once.  Each round the simulator calls,
-in this order: ``expected_loss(fb)`` (exact E[pairwise loss] of the coming ranking, or ``None``),
+A learner plays R independent replicates of the game at once.  A new learner is one module in
+this folder: subclass :class:`Learner`, set ``name``, decorate the class with ``@register``.  The
+package imports every module of the folder (``learners/__init__.py``), so there is no import
+line to add.
+
+What to implement
+-----------------
+Required: ``name``; :meth:`Learner.reset` (call ``super().reset``), :meth:`Learner._rank` and
+:meth:`Learner.update`.  Everything else is an optional hook, declared on :class:`Learner` with
+its default and documented there once:
+
+=========================  ====================================  ==================================
+hook                       default                               override to
+=========================  ====================================  ==================================
+``example()``              ``cls()``                             give the conformance tests an
+                                                                 instance exercising every path
+``check(game)``            accept every game                     refuse games it cannot play
+``expected_loss(fb)``      ``None`` (no exact expectation)       return the exact E[loss] (R,)
+``log_weights()``          ``None``                              expose Bradley-Terry log-weights
+``pair_probs()``           ``None``                              expose P(u before v) (R, n, n)
+``sample_first_step()``    raises ``NotImplementedError``        time a partial draw (timing.py)
+``play_block(...)``        the per-round reference loop          play many rounds in one call
+``describe()``             ``{"learner": name}``                 add parameters to the outputs
+=========================  ====================================  ==================================
+
+``Learner.implements("hook")`` tells whether a class overrides an optional hook (instead of
+probing with ``hasattr``).
+
+Protocol of a round (the engine, :func:`onlinerank.simulate`, through :meth:`Learner.play_block`):
+``expected_loss(fb)`` (exact E[pairwise loss] of the coming ranking, or ``None``), then
 ``rank(seeds)`` (one sampled order per replicate; replicate r's randomness comes only from
-``seeds[r]``) and ``update(fb)``.  Adaptive adversaries may read the learner's *distribution*
-(``log_weights``/``pair_probs``), never its sampled ranking.
-
-A new learner is one module: subclass :class:`Learner`, set ``name``, decorate with
-``@register``, import the module in ``learners/__init__.py``.
+``seeds[r]``) when realised losses are wanted, then ``update(fb)``.  Adaptive adversaries may read
+the learner's *distribution* (``expected_loss`` of candidate feedback, ``log_weights``,
+``pair_probs``), never its sampled ranking.
 """
 
 from __future__ import annotations
@@ -16,11 +42,12 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..feedback import Feedback
+from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
-from ..registry import Registry
+from ..registry import Registry, owner
+from ..seeding import draw_seeds
 
-__all__ = ["Learner", "LEARNERS", "register", "make_learner"]
+__all__ = ["Learner", "LEARNERS", "register", "make_learner", "check_seeds"]
 
 LEARNERS = Registry("learner")
 #: class decorator adding a learner to :data:`LEARNERS` under ``cls.name``
@@ -32,21 +59,58 @@ def make_learner(name: str, **params) -> Learner:
     return LEARNERS.make(name, **params)
 
 
-class Learner:
-    """Base class; see the module docstring for the protocol."""
+def check_seeds(seeds: np.ndarray, reps: int) -> np.ndarray:
+    """``seeds`` as a C-contiguous uint64 array of shape ``(reps,)``, else a ``ValueError``."""
+    s = np.ascontiguousarray(seeds, dtype=np.uint64)
+    if s.shape != (reps,):
+        raise ValueError(f"seeds must have shape ({reps},), got {s.shape}")
+    return s
 
+
+class Learner:
+    """Base class of every learner; see the module docstring for the contract."""
+
+    #: registry key used in configs
     name: ClassVar[str] = ""
     #: True when ``expected_loss`` returns the exact expectation (no sampling)
     exact: ClassVar[bool] = True
 
+    # --- required --------------------------------------------------------------------------------
     def reset(self, game: Game, reps: int) -> None:
-        """Start a new game for ``reps`` replicates."""
+        """Start a new game for ``reps`` replicates (subclasses call ``super().reset``)."""
         self.game = game
         self.reps = reps
 
-    def rank(self, seeds: np.ndarray) -> np.ndarray:  # pragma: no cover - interface
-        """One order (items best-first) per replicate, shape (R, n)."""
+    def _rank(self, seeds: np.ndarray) -> np.ndarray:  # pragma: no cover - interface
+        """One order (items best-first, int64) per replicate, shape (R, n); ``seeds`` are already
+        validated by :meth:`rank` (uint64, shape (R,)); row r may use ``seeds[r]`` only."""
         raise NotImplementedError
+
+    def update(self, fb: Feedback) -> None:  # pragma: no cover - interface
+        """Observe the feedback of this round."""
+        raise NotImplementedError
+
+    # --- template method (do not override) --------------------------------------------------------
+    def rank(self, seeds: np.ndarray) -> np.ndarray:
+        """One sampled order per replicate: validates ``seeds`` once, then calls :meth:`_rank`."""
+        return self._rank(check_seeds(seeds, self.reps))
+
+    @classmethod
+    def implements(cls, hook: str) -> bool:
+        """True when this class overrides the optional hook ``hook`` of :class:`Learner`."""
+        if not callable(getattr(Learner, hook, None)):
+            raise ValueError(f"{hook!r} is not a hook of Learner")
+        return owner(cls, hook) is not Learner
+
+    # --- optional hooks (defaults) ----------------------------------------------------------------
+    @classmethod
+    def example(cls) -> Learner:
+        """An instance for the conformance tests (default: the default parameters)."""
+        return cls()
+
+    def check(self, game: Game) -> None:
+        """Raise ``ValueError`` if this learner cannot play ``game`` (called before any work:
+        by the engine and by the config validation).  Default: every game is fine."""
 
     def expected_loss(self, fb: Feedback) -> np.ndarray | None:
         """Exact expected pairwise loss (R,) of the coming ranking against ``fb``, or None.
@@ -56,10 +120,53 @@ class Learner:
         """
         return None
 
-    def update(self, fb: Feedback) -> None:  # pragma: no cover - interface
-        """Observe the feedback of this round."""
-        raise NotImplementedError
+    def log_weights(self) -> np.ndarray | None:
+        """Log-weights ``a`` (R, n) when the coming ranking has the Bradley-Terry marginals
+        ``P(u before v) = expit(a_u - a_v)`` (OnlineRank, Lemma 6.1); default ``None``."""
+        return None
+
+    def pair_probs(self) -> np.ndarray | None:
+        """Pairwise marginals ``P[r, u, v] = P(u before v)`` (R, n, n) of the coming ranking,
+        diagonal 0; default ``None`` (not available)."""
+        return None
+
+    def sample_first_step(self) -> None:
+        """The work every draw of :meth:`rank` performs (for timing a lower bound on a draw too slow
+        to time whole); only learners that override it can be timed that way."""
+        raise NotImplementedError(f"learner {self.name!r} has no sample_first_step()")
+
+    def play_block(
+        self, block: FeedbackBlock, keys: np.ndarray | None, t0: int, exp_loss: np.ndarray, loss: np.ndarray
+    ) -> bool:
+        """Play the rounds ``t0 .. t0 + B - 1`` of ``block`` (the engine's only call per block).
+
+        Per round t, in this order: ``exp_loss += expected_loss(fb)``; if ``keys`` (R,) uint64 is
+        given, ``loss +=`` the pairwise loss of ``rank(draw_seeds(keys, t))``; then ``update(fb)``.
+        Returns False if some round had no expected loss (``exp_loss`` then holds the sum over
+        the rounds that had one).  This default is the per-round reference implementation; a
+        learner overriding it (a compiled loop) must give bit-identical ``exp_loss``, ``loss`` and
+        state -- the conformance tests check it, for any block size and every family.  The engine
+        uses an override only where it is at least as derived as ``expected_loss``, ``rank``,
+        ``_rank`` and ``update``: a subclass overriding one of those alone (e.g. to record the
+        rounds) is played by this reference loop.
+        """
+        has_exp = True
+        for b in range(block.rounds):
+            fb = block.round(b)
+            el = self.expected_loss(fb)
+            if el is None:
+                has_exp = False
+            else:
+                exp_loss += el
+            if keys is not None:
+                loss += fb.pairwise_loss(self.rank(draw_seeds(keys, t0 + b)))
+            self.update(fb)
+        return has_exp
 
     def describe(self) -> dict:
         """Parameters that identify this learner in outputs."""
         return {"learner": self.name}
+
+    # --- exact worst case (dynamic program over cumulative scores) ---------------------------------
+    # Reserved for the worst-case engine (``onlinerank.worst_case``): hooks that set a learner's
+    # state from cumulative scores are declared here, each with its default.

@@ -40,38 +40,12 @@ import math
 import numpy as np
 
 from ..bounds import fpl_parameters, rate_parameter
-from ..feedback import Feedback
+from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
+from ..seeding import GOLDEN, draw_seeds, mix64, row_uniforms
 from .base import Learner, register
 
 __all__ = ["FollowPerturbedLeader", "fpl_parameters", "fpl_epsilon", "row_uniforms", "uniform_pair_probs"]
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-
-
-def _mix64(z: np.ndarray) -> np.ndarray:
-    """SplitMix64 finaliser (bijective on uint64)."""
-    with np.errstate(over="ignore"):
-        z = (z ^ (z >> np.uint64(30))) * _M1
-        z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
-def row_uniforms(seeds: np.ndarray, m: int) -> np.ndarray:
-    """``m`` uniforms in [0, 1) per row, row r a function of ``seeds[r]`` only, shape (R, m).
-
-    Counter-based SplitMix64: the row's state is ``mix(seed)`` and its i-th output is
-    ``mix(state + (i+1) * golden)`` (the SplitMix64 sequence), mapped to 53-bit uniforms.
-    Vectorised over rows, and a row never depends on the other rows of the batch.
-    """
-    s = np.ascontiguousarray(seeds, dtype=np.uint64).reshape(-1)
-    with np.errstate(over="ignore"):
-        state = _mix64(s + _GOLDEN)
-        ctr = (np.arange(1, m + 1, dtype=np.uint64) * _GOLDEN)[None, :]
-        z = _mix64(state[:, None] + ctr)
-    return (z >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
 
 
 def uniform_pair_probs(diff: np.ndarray, c: float) -> np.ndarray:
@@ -90,9 +64,9 @@ def _state_keys(S: np.ndarray, t: int) -> np.ndarray:
     """A uint64 key per row from the round and the row's scores (its own history)."""
     bits = np.ascontiguousarray(S, dtype=np.float64).view(np.uint64)
     with np.errstate(over="ignore"):
-        h = np.full(S.shape[0], np.uint64(t) * _GOLDEN + np.uint64(0x5EED), dtype=np.uint64)
+        h = np.full(S.shape[0], np.uint64(t) * GOLDEN + np.uint64(0x5EED), dtype=np.uint64)
         for j in range(S.shape[1]):
-            h = _mix64(h ^ bits[:, j]) + _GOLDEN
+            h = mix64(h ^ bits[:, j]) + GOLDEN
     return h
 
 
@@ -137,10 +111,7 @@ class FollowPerturbedLeader(Learner):
         keys = self.S + self.scale_value * noise01 if self.scale_value > 0 else self.S
         return np.argsort(-keys, axis=-1, kind="stable")
 
-    def rank(self, seeds: np.ndarray) -> np.ndarray:
-        seeds = np.asarray(seeds, dtype=np.uint64)
-        if seeds.shape != (self.reps,):
-            raise ValueError(f"seeds must have shape ({self.reps},), got {seeds.shape}")
+    def _rank(self, seeds: np.ndarray) -> np.ndarray:
         if self.scale_value == 0:
             return np.argsort(-self.S, axis=1, kind="stable")
         return self._orders(row_uniforms(seeds, self.game.n))
@@ -196,6 +167,60 @@ class FollowPerturbedLeader(Learner):
     def update(self, fb: Feedback) -> None:
         fb.add_to(self.S)
         self.t += 1
+
+    def play_block(
+        self, block: FeedbackBlock, keys: np.ndarray | None, t0: int, exp_loss: np.ndarray, loss: np.ndarray
+    ) -> bool:
+        """Choice feedback with the exact expectation: the block vectorised (bit-identical to the
+        per-round path: the same elementwise formulas and the same reductions, per round, over
+        the same k x n terms), in chunks of rounds of bounded memory.  ``scale = 0`` is
+        Follow-the-Leader (compiled).  Monte Carlo expectations and dense feedback: per round."""
+        if block.items is None or (self.expected == "mc" and self.scale_value > 0):
+            return super().play_block(block, keys, t0, exp_loss, loss)
+        items = block.items
+        R, B, k = items.shape
+        n = self.game.n
+        if items.min() < 0 or items.max() >= n:
+            raise ValueError(f"item ids must lie in 0..{n - 1}")
+        if self.scale_value == 0:
+            from .._kernels import ftl_items
+
+            ftl_items(self.S, items, exp_loss, loss, keys is not None)
+            self.last_expected_loss_se = np.zeros(self.reps)
+            self.t += B
+            return True
+        if not np.array_equal(self.S, np.round(self.S)):  # cumulative sums below are exact on counts only
+            return super().play_block(block, keys, t0, exp_loss, loss)
+        c = self.scale_value
+        step = max(1, (1 << 20) // (R * k * n))
+        rows = np.arange(R)[:, None, None]
+        for lo in range(0, B, step):
+            it = items[:, lo : lo + step]
+            m = it.shape[1]
+            # scores before each round of the chunk (integer counts: exact)
+            inc = np.zeros((R, m, n))
+            inc[rows, np.arange(m)[None, :, None], it] = 1.0
+            Sb = self.S[:, None, :] + np.concatenate(
+                [np.zeros((R, 1, n)), np.cumsum(inc, axis=1)[:, :-1]], axis=1
+            )
+            Sv = np.take_along_axis(Sb, it, axis=2)  # (R, m, k)
+            tot = uniform_pair_probs(Sb[:, :, None, :] - Sv[:, :, :, None], c).sum(axis=(2, 3))
+            within = uniform_pair_probs(Sv[:, :, None, :] - Sv[:, :, :, None], c).sum(axis=(2, 3))
+            el = tot - within
+            if keys is not None:  # realised loss: positions of the chosen items in the sort by -(S + cU)
+                seeds = draw_seeds(keys[:, None], np.arange(t0 + lo, t0 + lo + m, dtype=np.uint64)[None, :])
+                kk = Sb + c * row_uniforms(seeds.ravel(), n).reshape(R, m, n)
+                kc = np.take_along_axis(kk, it, axis=2)[..., None]  # (R, m, k, 1)
+                ids = np.arange(n)
+                before = (kk[:, :, None, :] > kc) | ((kk[:, :, None, :] == kc) & (ids < it[..., None]))
+                real = before.sum(axis=(2, 3)).astype(np.float64) - math.comb(k, 2)
+            for b in range(m):
+                exp_loss += el[:, b]
+                if keys is not None:
+                    loss += real[:, b]
+            self.S += inc.sum(axis=1)
+        self.t += B
+        return True
 
     def describe(self) -> dict:
         return {

@@ -6,7 +6,7 @@ pairwise loss of ranking ``pi``.  With losses in ``[0, L]`` per round, the stand
 
     beta = sqrt(8 ln(n!) / T) / L        gives        regret <= L sqrt(T ln(n!) / 2).
 
-Loss range ``L`` of ``ellell`` per round (:func:`hedge_loss_range`): binary families ``L = M``
+Loss range ``L`` of ``ellell`` per round (``bounds.hedge_loss_range``): binary families ``L = M``
 (``n-1`` single, ``k(n-k)`` k-choice, ``floor(n^2/4)`` subsets: the maximum of ``ellell`` is
 ``|U|(n-|U|) <= M``); Spearman ``(n^3-n)/6``; graded ``sqrt(C(n,2) M)`` (Cauchy–Schwarz:
 ``ellell <= sum_{u<v} |s_u - s_v| <= sqrt(C(n,2) sum (s_u-s_v)^2)``; note ``game.M`` itself is
@@ -26,14 +26,13 @@ import math
 
 import numpy as np
 
-from ..bounds import hedge_loss_range as _loss_range
-from ..bounds import rate_parameter
+from ..bounds import hedge_loss_range, rate_parameter
 from ..feedback import Feedback
 from ..game import Game
+from ..seeding import row_uniforms
 from .base import Learner, register
-from .fpl import row_uniforms
 
-__all__ = ["Hedge", "hedge_loss_range", "permutation_table", "MAX_N"]
+__all__ = ["Hedge", "permutation_table", "MAX_N"]
 
 #: the largest n Hedge enumerates (9! = 362880 rankings)
 MAX_N = 9
@@ -52,11 +51,6 @@ def permutation_table(n: int) -> tuple[np.ndarray, np.ndarray]:
     pos = np.ascontiguousarray(pos.T)
     pos.setflags(write=False)
     return orders, pos
-
-
-def hedge_loss_range(game: Game) -> float:
-    """The per-round range ``L`` of ``ellell`` used to tune Hedge (module docstring)."""
-    return float(_loss_range(game.family, game.n, game.k, game.M))
 
 
 @register
@@ -86,7 +80,7 @@ class Hedge(Learner):
     def reset(self, game: Game, reps: int) -> None:
         self.check(game)
         super().reset(game, reps)
-        self.loss_range = hedge_loss_range(game)
+        self.loss_range = float(hedge_loss_range(game.family, game.n, game.k, game.M))
         if self.beta == "tuned":
             self.beta_value = math.sqrt(8 * math.lgamma(game.n + 1) / game.T) / self.loss_range
         else:
@@ -118,10 +112,7 @@ class Hedge(Learner):
         self._cache = (fb, out)
         return out
 
-    def rank(self, seeds: np.ndarray) -> np.ndarray:
-        seeds = np.asarray(seeds, dtype=np.uint64)
-        if seeds.shape != (self.reps,):
-            raise ValueError(f"seeds must have shape ({self.reps},), got {seeds.shape}")
+    def _rank(self, seeds: np.ndarray) -> np.ndarray:
         u = row_uniforms(seeds, 1)[:, 0] * self.cdf[:, -1]
         idx = np.array(
             [np.searchsorted(self.cdf[r], u[r], side="right") for r in range(self.reps)], dtype=np.int64

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..bounds import resolve_eta
-from ..feedback import Feedback
+from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from ..logweights import LogWeights
 from .base import Learner, register
@@ -43,7 +43,7 @@ class OnlineRank(Learner):
         self.eta_value = resolve_eta(self.eta, game.n, game.T, game.M)
         self.state = LogWeights(self.eta_value, reps, game.n)
 
-    def rank(self, seeds: np.ndarray) -> np.ndarray:
+    def _rank(self, seeds: np.ndarray) -> np.ndarray:
         return self.state.sample(self.sampler, seeds)
 
     def expected_loss(self, fb: Feedback) -> np.ndarray:
@@ -56,6 +56,16 @@ class OnlineRank(Learner):
             self.state.add_items(fb.items)
         else:
             self.state.add_dense(fb.values)
+
+    def play_block(
+        self, block: FeedbackBlock, keys: np.ndarray | None, t0: int, exp_loss: np.ndarray, loss: np.ndarray
+    ) -> bool:
+        """Choice feedback: the whole block in one compiled call (``LogWeights.play_items``,
+        bit-identical to the per-round path); dense feedback: the per-round path."""
+        if block.items is None:
+            return super().play_block(block, keys, t0, exp_loss, loss)
+        self.state.play_items(block.items, self.sampler, keys, t0, exp_loss, loss)
+        return True
 
     def log_weights(self) -> np.ndarray:
         """Log-weights ``eta * S`` (R, n) of the coming ranking's Bradley–Terry marginals."""

@@ -7,7 +7,7 @@ Round t: sample a ranking whose position marginals are ``W``; observe ``s_t``; u
 
 (j = 0..n-1 is the position minus one), i.e. the position loss scaled into ``[0, 1]``.  Shifting
 ``s`` by a constant adds ``j * const`` to column j, a factor absorbed by the column scaling, so the
-shift changes nothing but keeps every entry in ``[0, 1]``.  Scale ``c`` (:func:`permelearn_scale`):
+shift changes nothing but keeps every entry in ``[0, 1]``.  Scale ``c`` (``bounds.permelearn_scale``):
 ``n-1`` for binary feedback (THEORY §3.3's ``L_t(u,j) = (j-1) s_t(u)/(n-1)``), ``(n-1)^2`` for
 Spearman (``max s - min s = n-1``), ``(n-1) sqrt(M)`` for graded (``|s_u - s_v| <= sqrt(M)``).
 
@@ -31,7 +31,7 @@ Learning rate (HW 2009, Thm 5 as quoted in THEORY §3.3; loss matrices in ``[0,1
     eta = ln(1 + sqrt(2 n ln n / L_est)),   E[regret] <= sqrt(2 L_est n ln n) + n ln n   (scaled),
 
 with ``L_est >= L_best`` the loss of a uniformly random ranking, an upper bound on the best one
-(:func:`permelearn_l_est`): ``T m / 2`` for binary feedback with ``m = |U|`` (1, k, n//2),
+(``bounds.permelearn_l_est``): ``T m / 2`` for binary feedback with ``m = |U|`` (1, k, n//2),
 ``T n / 4`` for Spearman, ``T n / 2`` for graded.  In the game's units the regret bound is ``c``
 times that: ``(n-1)(sqrt(T k n ln n) + n ln n)`` for k-choice (THEORY §3.3).
 
@@ -55,18 +55,14 @@ import math
 
 import numpy as np
 
-from ..bounds import permelearn_l_est as _l_est
-from ..bounds import permelearn_scale as _scale
-from ..bounds import rate_parameter
+from ..bounds import permelearn_l_est, permelearn_scale, rate_parameter
 from ..feedback import Feedback
 from ..game import Game
+from ..seeding import row_uniforms
 from .base import Learner, register
-from .fpl import row_uniforms
 
 __all__ = [
     "PermELearn",
-    "permelearn_scale",
-    "permelearn_l_est",
     "permelearn_eta",
     "sinkhorn",
     "birkhoff_decomposition",
@@ -79,20 +75,13 @@ _TINY = 1e-280  # entries of K below this are flushed to 0 (W = a K b with |log 
 #                 is then below 1e-193: negligible), so that no subnormal float slows the products
 
 
-def permelearn_scale(game: Game) -> float:
-    """The divisor ``c`` putting ``j (s(u) - min s) / c`` into ``[0, 1]``."""
-    return float(_scale(game.family, game.n, game.M))
-
-
-def permelearn_l_est(game: Game) -> float:
-    """``L_est``: the scaled loss of a uniformly random ranking over T rounds (>= ``L_best``)."""
-    return float(_l_est(game.family, game.n, game.T, game.k))
-
-
 def permelearn_eta(game: Game) -> float:
-    """HW's tuning ``eta = ln(1 + sqrt(2 n ln n / L_est))``."""
+    """HW's tuning ``eta = ln(1 + sqrt(2 n ln n / L_est))`` with
+    :func:`~onlinerank.bounds.permelearn_l_est` (the scaled loss of a uniformly random ranking
+    over T rounds, ``>= L_best``)."""
     n = game.n
-    return math.log1p(math.sqrt(2 * n * math.log(n) / permelearn_l_est(game)))
+    l_est = float(permelearn_l_est(game.family, game.n, game.T, game.k))
+    return math.log1p(math.sqrt(2 * n * math.log(n) / l_est))
 
 
 def _matvec(K: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -275,7 +264,7 @@ class PermELearn(Learner):
     def reset(self, game: Game, reps: int) -> None:
         super().reset(game, reps)
         n = game.n
-        self.c = permelearn_scale(game)
+        self.c = float(permelearn_scale(game.family, game.n, game.M))
         self.eta_value = permelearn_eta(game) if self.eta == "tuned" else self.eta
         self.j = np.arange(n, dtype=np.float64)
         self._row_factor = np.exp(-self.eta_value * self.j / self.c)  # binary s(u) = 1
@@ -309,10 +298,7 @@ class PermELearn(Learner):
         self.epos = self.a * _matvec(self.K, self.b * self.j)
         self._bvn: list[_LazyBvN | None] = [None] * self.reps
 
-    def rank(self, seeds: np.ndarray) -> np.ndarray:
-        seeds = np.asarray(seeds, dtype=np.uint64)
-        if seeds.shape != (self.reps,):
-            raise ValueError(f"seeds must have shape ({self.reps},), got {seeds.shape}")
+    def _rank(self, seeds: np.ndarray) -> np.ndarray:
         u = row_uniforms(seeds, 1)[:, 0]
         out = np.empty((self.reps, self.game.n), dtype=np.int64)
         for r in range(self.reps):

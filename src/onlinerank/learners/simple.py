@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..feedback import Feedback
+from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from .base import Learner, register
+
+
+def _check_items(items: np.ndarray, n: int) -> None:
+    if items.size and (items.min() < 0 or items.max() >= n):
+        raise ValueError(f"item ids must lie in 0..{n - 1}")
 
 
 @register
@@ -28,7 +33,7 @@ class FollowTheLeader(Learner):
     def _order(self) -> np.ndarray:
         return np.argsort(-self.S, axis=1, kind="stable")
 
-    def rank(self, seeds: np.ndarray) -> np.ndarray:
+    def _rank(self, seeds: np.ndarray) -> np.ndarray:
         return self._order()
 
     def expected_loss(self, fb: Feedback) -> np.ndarray:
@@ -36,6 +41,19 @@ class FollowTheLeader(Learner):
 
     def update(self, fb: Feedback) -> None:
         fb.add_to(self.S)
+
+    def play_block(
+        self, block: FeedbackBlock, keys: np.ndarray | None, t0: int, exp_loss: np.ndarray, loss: np.ndarray
+    ) -> bool:
+        """Choice feedback: one compiled call (the positions of the chosen items are counted from
+        the scores, no sort); dense feedback: the per-round path."""
+        if block.items is None:
+            return super().play_block(block, keys, t0, exp_loss, loss)
+        from .._kernels import ftl_items
+
+        _check_items(block.items, self.game.n)
+        ftl_items(self.S, block.items, exp_loss, loss, keys is not None)
+        return True
 
 
 @register
@@ -45,7 +63,7 @@ class UniformRanking(Learner):
     name = "uniform"
     exact = True
 
-    def rank(self, seeds: np.ndarray) -> np.ndarray:
+    def _rank(self, seeds: np.ndarray) -> np.ndarray:
         n = self.game.n
         return np.stack([np.random.default_rng(int(x)).permutation(n) for x in seeds])
 
@@ -54,3 +72,25 @@ class UniformRanking(Learner):
 
     def update(self, fb: Feedback) -> None:
         pass
+
+    def play_block(
+        self, block: FeedbackBlock, keys: np.ndarray | None, t0: int, exp_loss: np.ndarray, loss: np.ndarray
+    ) -> bool:
+        """Choice feedback: ``B`` rounds of ``k(n-k)/2`` in one addition (the same float as B
+        additions: every partial sum is a multiple of 1/2 below 2**51) and, when sampling, the
+        orders of :meth:`_rank` (numpy's ``default_rng(seed).permutation``) drawn by a compiled
+        copy of numpy's generator (tested equal).  Otherwise the per-round path."""
+        h = 2.0 * exp_loss
+        if block.items is None or not np.array_equal(h, np.round(h)):
+            return super().play_block(block, keys, t0, exp_loss, loss)
+        k = block.items.shape[2]
+        add = 0.5 * float(block.rounds * k * (self.game.n - k))
+        if np.abs(exp_loss).max() + add >= 2.0**51:
+            return super().play_block(block, keys, t0, exp_loss, loss)
+        _check_items(block.items, self.game.n)
+        if keys is not None:
+            from .._kernels import uniform_items_loss
+
+            uniform_items_loss(block.items, keys, int(t0), self.game.n, loss)
+        exp_loss += add
+        return True
