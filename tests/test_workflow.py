@@ -57,7 +57,7 @@ def test_run_ends_with_the_verdict_summary_and_strict_fails_on_a_fail(smoke_run,
     assert any(line.startswith("Claims of the paper:") and "PASS" in line for line in tail), tail
     assert "Changed since the previous run: none" in tail, tail
     cfg = yaml.safe_load((repo / "config" / "smoke.yaml").read_text())
-    cfg["claims"]["bound_growth_floor"] = 100.0  # ratio/claimed factor 100x its first value
+    cfg["claims"]["growth_exponent_floor"] = 100.0  # the ratio grows like the claimed factor^100
     (repo / "config" / "impossible.yaml").write_text(yaml.safe_dump(cfg))
     impossible = ("--configfile", "config/impossible.yaml", "--cores", "1")
     p = snakemake(repo, *impossible)
