@@ -37,6 +37,17 @@ class FollowTheLeader(Learner):
     def update(self, fb: Feedback) -> None:
         fb.add_to(self.S)
 
+    # --- exact worst-case DP hooks (onlinerank.worst_case) ----------------------------------------
+    def scores_law(self) -> str:
+        """Sort by ``S``, ties by item id: translation-free but not symmetric in the items."""
+        return "labelled"
+
+    def set_scores(self, S: np.ndarray) -> None:
+        self.S = np.array(S, dtype=np.float64)
+        self.reps = self.S.shape[0]
+
+    # --- end of exact worst-case DP hooks ---------------------------------------------------------
+
 
 @register
 class UniformRanking(Learner):
@@ -54,3 +65,16 @@ class UniformRanking(Learner):
 
     def update(self, fb: Feedback) -> None:
         pass
+
+    # --- exact worst-case DP hooks (onlinerank.worst_case) ----------------------------------------
+    def scores_law(self) -> str:
+        """The same law in every state."""
+        return "symmetric"
+
+    def set_scores(self, S: np.ndarray) -> None:
+        self.reps = np.asarray(S).shape[0]
+
+    def state_floats(self) -> int:
+        return self.game.n
+
+    # --- end of exact worst-case DP hooks ---------------------------------------------------------
