@@ -69,16 +69,21 @@ __all__ = [
     "family_actions",
     "infer_family",
     "learner_bound",
+    "make_result",
+    "play_regret",
+    "reduced_actions",
     "sequence_regret",
     "step_rewards",
+    "theorem31_eta",
     "worst_case_rows",
 ]
 
 #: feedback families with a finite set of feedback vectors (the DP's actions)
 DP_FAMILIES = ("single", "kchoice", "subset", "spearman")
 
-#: default cap on the canonical states over all layers (about ``2n + 10`` bytes each are kept,
-#: plus per-layer work arrays): ``2e7`` states stay below ~0.5 GB for n <= 12
+#: default cap on the canonical states over all layers: each keeps n bytes (2n for T >= 256) plus
+#: 6 bytes of argmax path, and the largest layer needs ~50 A bytes per state of work arrays, so
+#: ``2e7`` states stay below ~0.5 GB for n <= 12
 MAX_STATES = 20_000_000
 
 _CHUNK_FLOATS = 1 << 22  # learner state floats per batch of states
@@ -108,6 +113,16 @@ def family_actions(n: int, family: str, k: int = 1) -> np.ndarray:
             r[list(U)] = 1
             rows.append(r)
     return np.array(rows, dtype=np.int64).reshape(-1, n)
+
+
+def reduced_actions(n: int, family: str, k: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The family modulo translation: ``(acts, disp)``, ``acts = s - min s`` (distinct rows, the
+    DP's actions) and ``disp`` the family's own vector of each (for output sequences)."""
+    full = family_actions(n, family, k)
+    shifted = full - full.min(axis=1, keepdims=True)
+    _, first = np.unique(shifted, axis=0, return_index=True)
+    first = np.sort(first)
+    return shifted[first], full[first]
 
 
 def _learner_spec(learner, eta) -> tuple[dict | None, Learner | None]:
@@ -369,11 +384,6 @@ class _Encoder:
         self.K.successor_states(X, acts, flat, self.labelled, out)
         return out
 
-    def key(self, y: np.ndarray) -> int:
-        """Key of one canonical state."""
-        zero = np.zeros((1, y.size), dtype=np.int64)
-        return int(self.successor_keys(np.asarray(y, dtype=np.int64)[None], zero)[0, 0])
-
 
 def _check_size(n: int, T: int, family: str, k: int, labelled: bool, max_states: float) -> float:
     B = T * _span(n, family)
@@ -416,50 +426,51 @@ def exact_worst_regret(
     _check_size(game.n, game.T, family, game.k, labelled, max_states)
     n, T = game.n, game.T
 
-    full = family_actions(n, family, game.k)
-    shifted = full - full.min(axis=1, keepdims=True)
-    _, first = np.unique(shifted, axis=0, return_index=True)
-    first = np.sort(first)
-    acts, disp = shifted[first], full[first]
+    acts, disp = reduced_actions(n, family, game.k)
     B = T * int(acts.max())
     enc = _Encoder(n, B, labelled)
-    dtype = np.int16 if B < 2**15 else np.int32
+    dtype = np.uint8 if B < 2**8 else np.int16 if B < 2**15 else np.int32
 
-    # ---- forward: reachable canonical states per layer ----
+    # ---- forward: reachable canonical states per layer (stored as small ints, keys sorted) ----
     layers = [np.zeros((1, n), dtype=dtype)]
-    keys = [np.array([enc.key(layers[0][0])], dtype=np.int64)]
     for _t in range(T):
         kk = enc.successor_keys(layers[-1], acts)
-        uniq, firsts = np.unique(kk.ravel(), return_index=True)
+        _, firsts = np.unique(kk.ravel(), return_index=True)
         layers.append(enc.successor_states(layers[-1], acts, firsts.astype(np.int64)))
-        keys.append(uniq)
+    del kk, firsts
 
-    # ---- backward induction ----
+    # ---- backward induction; the argmax path is kept as (action, successor index) per state ----
     V = -hindsight_loss(layers[T].astype(np.float64), 0.0)
-    best: list[np.ndarray] = [np.empty(0, dtype=np.int32)] * T
+    zero = np.zeros((1, n), dtype=np.int64)
+    keys_next = enc.successor_keys(layers[T], zero)[:, 0]  # sorted: layers are in key order
+    best: list[np.ndarray] = [np.empty(0, dtype=np.int16)] * T
+    succ: list[np.ndarray] = [np.empty(0, dtype=np.int32)] * T
     for t in range(T - 1, -1, -1):
         X = layers[t]
-        nxt = np.searchsorted(keys[t + 1], enc.successor_keys(X, acts))
+        nxt = np.searchsorted(keys_next, enc.successor_keys(X, acts))
         Q = step_rewards(lrn, X, acts, family) + V[nxt]
         b = np.argmax(Q, axis=1)
-        best[t] = b.astype(np.int32)
-        V = Q[np.arange(Q.shape[0]), b]
+        rows = np.arange(Q.shape[0])
+        if return_argmax:
+            best[t] = b.astype(np.int16)
+            succ[t] = nxt[rows, b].astype(np.int32)
+        V = Q[rows, b]
+        keys_next = enc.successor_keys(X, zero)[:, 0]
     value = float(V[0])
 
     argmax_seq = None
     if return_argmax:
         S = np.zeros(n, dtype=np.int64)
         rows = []
+        r = 0
         for t in range(T):
+            # canonical label j is the item at position j of the stable sort of S (THEORY §3.4)
             perm = np.arange(n) if labelled else np.argsort(S, kind="stable")
-            key = enc.key(S[perm] - S.min())
-            r = int(np.searchsorted(keys[t], key))
-            if keys[t][r] != key:  # pragma: no cover - an internal invariant
-                raise RuntimeError("argmax reconstruction left the reachable states")
             s = np.empty(n, dtype=np.int64)
             s[perm] = disp[best[t][r]]
             rows.append(s)
             S += s
+            r = int(succ[t][r])
         argmax_seq = np.array(rows, dtype=np.int64).reshape(T, n)
 
     sizes = [len(L) for L in layers]
@@ -496,20 +507,32 @@ def infer_family(seq: np.ndarray) -> tuple[str, int]:
     raise ValueError("seq: not a sequence of single, k-choice, subset or Spearman feedback")
 
 
-def _play(lrn: Learner, game: Game, seqs: np.ndarray) -> np.ndarray:
-    """Expected regret of every sequence ``seqs[r]`` (R, T, n) by playing the learner forward
-    with its own ``expected_loss``/``update`` (R replicates), THEORY §1 hindsight optimum."""
+def play_regret(lrn: Learner, game: Game, seqs: np.ndarray, items: bool = True) -> np.ndarray:
+    """Exact expected regret of every sequence ``seqs[r]`` (R, T, n) against the learner, played
+    forward with its own ``expected_loss`` and ``update`` (R replicates) and the hindsight optimum
+    of THEORY §1.  With ``items`` (default), rounds whose rows are all ``1_U`` with one |U| in
+    ``1..n-1`` are passed as chosen items (the learners' fast paths), otherwise as dense values."""
+    seqs = np.asarray(seqs)
     R, T, n = seqs.shape
     lrn.reset(game, R)
     total = np.zeros(R)
     abs_total = np.zeros(R)
     S = np.zeros((R, n))
+    binary = items and game.family != "spearman" and bool(np.all((seqs == 0) | (seqs == 1)))
     for t in range(T):
-        fb = Feedback(n, values=np.ascontiguousarray(seqs[:, t, :], dtype=np.float64), family=game.family)
+        row = seqs[:, t, :]
+        fb = None
+        if binary:
+            size = row.sum(axis=1)
+            if 0 < size[0] < n and np.all(size == size[0]):
+                chosen = np.sort(np.argsort(-row, axis=1, kind="stable")[:, : int(size[0])], axis=1)
+                fb = Feedback(n, items=chosen, family=game.family)
+        if fb is None:
+            fb = Feedback(n, values=np.ascontiguousarray(row, dtype=np.float64), family=game.family)
         total += lrn.expected_loss(fb)
         abs_total += fb.pair_abs_sum()
         lrn.update(fb)
-        S += fb.values
+        fb.add_to(S)
     return total - hindsight_loss(S, abs_total)
 
 
@@ -537,7 +560,7 @@ def sequence_regret(
         family, k0 = infer_family(seq)
         k = k0 if k is None else k
     game, lrn, _ = dp_learner(learner, seq.shape[1], seq.shape[0], family, 1 if k is None else k, eta)
-    return float(_play(lrn, game, seq[None].astype(np.float64))[0])
+    return float(play_regret(lrn, game, seq[None])[0])
 
 
 def brute_force_worst_regret(
@@ -567,7 +590,7 @@ def brute_force_worst_regret(
         if not block:
             break
         seqs = acts[np.array(block, dtype=np.int64).reshape(len(block), T)]
-        vals = _play(lrn, game, seqs)
+        vals = play_regret(lrn, game, seqs, items=False)
         j = int(np.argmax(vals))
         if vals[j] > best_val:
             best_val, best_seq = float(vals[j]), seqs[j].astype(np.int64)
