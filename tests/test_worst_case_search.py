@@ -60,6 +60,7 @@ SMOKE = {
         "eta_factor": [0.25, 1.0],
         "exact": [{"n": 3, "T": [20, 40]}, {"n": 4, "T": [20]}],
         "search": [{"n": 6, "T": [60]}],
+        "width": 0,
     },
     "search": {"width": 50, "max_evals": 300},
 }
@@ -223,6 +224,7 @@ def test_tightness_rows(smoke_tables):
     for r in rows:
         assert 0 < r["ratio_sharp"] < 1
         assert r["kind"] == ("exact" if r["n"] in (3, 4) else "search")
+        assert r["method"] == ("exact" if r["n"] in (3, 4) else "staircase")  # width 0: no beam
         seq = decode_sequence(r["sequence"], r["n"], r["family"])
         assert exact_expected_regret(seq, r["eta"]) == pytest.approx(r["value"], abs=1e-9)
         if r["kind"] == "exact":
@@ -276,6 +278,7 @@ def test_figure_scripts_render_from_the_tables(smoke_tables, tmp_path):
         (lambda s: s["tightness"].update(exact=[{"n": 12, "T": [400]}]), "worst_case.tightness.exact[0].T"),
         (lambda s: s["tightness"].update(eta_factor=[-1]), "worst_case.tightness.eta_factor"),
         (lambda s: s["search"].update(width=0), "worst_case.search.width"),
+        (lambda s: s["tightness"].update(width=-1), "worst_case.tightness.width"),
         (lambda s: s.update(max_states="big"), "worst_case.max_states"),
     ],
 )

@@ -19,6 +19,8 @@ tidy rows; :func:`validate_worst_case` checks the section.  Section shape::
         eta_factor: [0.25, 0.5, 1.0, 2.0]      # multiples of the paper's eta
         exact:  [{n: 3, T: [100, 400]}, ...]   # OnlineRank's exact worst case
         search: [{n: 10, T: [300]}, ...]       # the search adversary beyond the DP
+        width: 0                               # beam width here (0: staircase only; default
+                                               # search.width)
       search: {width: 300, max_evals: 5000}    # beam width, staircase sequences per start
 
 Rows carry the sequence that attains each value (:func:`encode_sequence`), so anyone can replay
@@ -202,7 +204,9 @@ def validate_worst_case(section: dict, learners: dict) -> None:
             _fail("comparison.adversaries", a, f"unknown adversary; known: {', '.join(sorted(ADVERSARIES))}")
         if fam not in ADVERSARIES[a].families:
             _fail("comparison.adversaries", a, f"does not produce {fam!r} feedback")
-    tight = _mapping("tightness", section.get("tightness", {}), ("eta_factor", "exact", "search"))
+    tight = _mapping("tightness", section.get("tightness", {}), ("eta_factor", "exact", "search", "width"))
+    if "width" in tight:
+        _int("tightness.width", tight["width"], 0)
     for f in tight.get("eta_factor", [1.0]):
         if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
             _fail("tightness.eta_factor", f, "must be positive numbers")
@@ -307,14 +311,15 @@ def comparison_rows(section: dict, learners: dict, part: str = "all") -> list[di
 def tightness_rows(section: dict, part: str = "all") -> list[dict]:
     """OnlineRank's worst case over the ``tightness`` grid of (n, T, eta / eta_p): exact (DP)
     where listed under ``exact``, else the best of the staircase and the beam search (a lower
-    bound on the worst case), against Theorem 3.1 in its sharp form at that eta,
-    ``C(n,2) ln 2 / eta + eta T M / 2``, and its paper form ``n sqrt(T M ln 2)``.
+    bound on the worst case; the staircase alone with ``tightness.width: 0``), against Theorem
+    3.1 in its sharp form at that eta, ``C(n,2) ln 2 / eta + eta T M / 2``, and its paper form
+    ``n sqrt(T M ln 2)``.
 
     Columns: family, n, k, T, eta_factor, eta, M, kind (``exact`` / ``search``), method
     (``exact``, ``staircase`` or ``beam``), value, bound_thm31, bound_sharp, ratio_thm31,
     ratio_sharp (the tightness), states, sequence.  ``part`` as in :func:`comparison_rows`.
     """
-    from .worst_case_search import search_worst_regret
+    from .worst_case_search import search_worst_regret, staircase_search
 
     if part not in ("all", "exact", "search"):
         raise ValueError(f"part must be 'all', 'exact' or 'search', got {part!r}")
@@ -322,7 +327,7 @@ def tightness_rows(section: dict, part: str = "all") -> list[dict]:
     cap = section.get("max_states", MAX_STATES)
     tight = section.get("tightness", {})
     srch = section.get("search", {})
-    width, evals = int(srch.get("width", 300)), int(srch.get("max_evals", 5000))
+    width, evals = int(tight.get("width", srch.get("width", 300))), int(srch.get("max_evals", 5000))
     factors = [float(f) for f in tight.get("eta_factor", [1.0])]
     rows = []
     for kind, pts in (("exact", tight.get("exact", [])), ("search", tight.get("search", []))):
@@ -336,8 +341,10 @@ def tightness_rows(section: dict, part: str = "all") -> list[dict]:
                     kw = {"family": fam, "k": k, "eta": f * eta_p}
                     if kind == "exact":
                         r = exact_worst_regret(n, int(T), max_states=cap, **kw)
-                    else:
+                    elif width > 0:
                         r = search_worst_regret(n, int(T), width=width, max_evals=evals, **kw)
+                    else:
+                        r = staircase_search(n, int(T), max_evals=evals, **kw)
                     rows.append(
                         {
                             "family": fam,

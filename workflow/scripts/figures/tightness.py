@@ -16,8 +16,13 @@ factors = sorted({r["eta_factor"] for r in rows})
 ns = sorted({r["n"] for r in rows})
 cmap = plt.get_cmap("viridis")
 color = {n: cmap(i / max(1, len(ns) - 1)) for i, n in enumerate(ns)}
-fig, axes = plt.subplots(1, len(factors) + 1, figsize=(3.3 * (len(factors) + 1) + 0.4, 3.9), squeeze=False)
-axes = axes[0]
+ncol = min(3, len(factors) + 1)
+nrow = -(-(len(factors) + 1) // ncol)
+fig, grid = plt.subplots(nrow, ncol, figsize=(3.7 * ncol + 0.4, 3.4 * nrow + 0.6), squeeze=False)
+axes = list(grid.flat)
+for a in axes[len(factors) + 1 :]:
+    a.set_visible(False)
+axes = axes[: len(factors) + 1]
 for ax, f in zip(axes, factors, strict=False):
     by_n = defaultdict(list)
     for r in rows:
@@ -78,5 +83,5 @@ fig.suptitle(
     r"$\binom{n}{2}\ln 2/\eta + \eta TM/2$",
     fontsize=10,
 )
-fig.tight_layout(rect=(0, 0.02, 1, 0.94))
+fig.tight_layout(rect=(0, 0.02, 1, 1 - 0.35 / fig.get_figheight()))
 finish(fig, snakemake, digest, commit)
