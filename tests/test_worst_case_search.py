@@ -28,6 +28,7 @@ from onlinerank.worst_case_tables import (
     comparison_rows,
     decode_sequence,
     encode_sequence,
+    fraction_of_exact_rows,
     largest_ratio_rows,
     replay_row,
     tightness_rows,
@@ -214,6 +215,10 @@ def test_comparison_rows(smoke_tables):
             ex = [e for e in exact if (e["learner"], e["n"], e["T"]) == (r["learner"], r["n"], r["T"])]
             assert not ex or r["value"] <= ex[0]["value"] + 1e-8
     assert {r["method"] for r in rows} == {"exact", "greedy", "cyclic", "staircase", "beam"}
+    frac = fraction_of_exact_rows(rows)
+    assert len(frac) == 6 * 2 * 4  # learners x DP sizes x (greedy, cyclic, staircase, beam)
+    for f in frac:
+        assert 0 <= f["fraction"] <= 1 + 1e-9 and f["fraction"] == pytest.approx(f["value"] / f["exact"])
     split = comparison_rows(SMOKE, LEARNERS, part="exact") + comparison_rows(SMOKE, LEARNERS, part="search")
     assert sorted(map(str, split)) == sorted(map(str, rows))
 

@@ -50,6 +50,7 @@ __all__ = [
     "comparison_rows",
     "decode_sequence",
     "encode_sequence",
+    "fraction_of_exact_rows",
     "largest_ratio_rows",
     "replay_row",
     "tightness_rows",
@@ -301,6 +302,28 @@ def comparison_rows(section: dict, learners: dict, part: str = "all") -> list[di
                 rows.append(_row(label, staircase_search(n, T, max_evals=evals, **kw), "adversary"))
             rows.append(_row(label, beam_search(n, T, width=width, **kw), "adversary"))
     return rows
+
+
+def fraction_of_exact_rows(rows: list[dict]) -> list[dict]:
+    """For every adversary row of :func:`comparison_rows` at a DP size: the fraction of the
+    learner's exact worst case it reaches (``value / exact``).  This is what makes the greedy
+    adversary's numbers an observation about the adversary, not a comparison of learners (issue
+    14: greedy reaches ~0.9 of OnlineRank's worst case but only ~0.3-0.4 of FPL's).  Columns:
+    family, n, k, T, learner, method, value, exact, fraction."""
+    exact = {(r["n"], r["T"], r["learner"]): r["value"] for r in rows if r["kind"] == "exact"}
+    out = []
+    for r in rows:
+        key = (r["n"], r["T"], r["learner"])
+        if r["kind"] == "adversary" and key in exact:
+            e = exact[key]
+            out.append(
+                {
+                    **{c: r[c] for c in ("family", "n", "k", "T", "learner", "method", "value")},
+                    "exact": e,
+                    "fraction": r["value"] / e if e > 0 else math.nan,
+                }
+            )
+    return out
 
 
 # --------------------------------------------------------------------------------------------
