@@ -91,7 +91,7 @@ def decode_sequence(text: str, n: int, family: str) -> np.ndarray:
 def replay_row(row: dict, learners: dict) -> float:
     """The exact expected regret of a row's sequence, replayed with the row's learner (its label
     in ``learners``, or OnlineRank at the row's eta for tightness rows)."""
-    seq = decode_sequence(row["sequence"], int(row["n"]), row["family"])
+    seq = decode_sequence(str(row["sequence"]), int(row["n"]), row["family"])
     if "learner" in row:
         spec = learners[row["learner"]]
         return sequence_regret(seq, learner=spec, family=row["family"], k=int(row["k"]))
