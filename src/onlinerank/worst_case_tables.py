@@ -234,7 +234,8 @@ def _check_dp(key: str, learner, n: int, T: int, family: str, k: int, cap: float
         _, lrn, law = dp_learner(learner, n, T, family, k)
         _check_size(n, T, family, k, law == "labelled", cap)
     except ValueError as e:
-        _fail(key, T, f"{getattr(learner, 'get', lambda _: learner)('name')}: {e}")
+        name = learner if isinstance(learner, str) else learner["name"]
+        _fail(key, T, f"{name}: {e}")
 
 
 # --------------------------------------------------------------------------------------------
