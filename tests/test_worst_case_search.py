@@ -306,3 +306,25 @@ def test_largest_ratio_rows_picks_the_maximum_per_n():
         {"n": 5, "ratio_sharp": 0.4, "T": 3},
     ]
     assert [r["T"] for r in largest_ratio_rows(rows)] == [2, 3]
+
+
+def test_table_scripts_write_the_tables(smoke_tables, tmp_path):
+    from onlinerank.plotting import read_table
+
+    cmp_rows, tight_rows = smoke_tables
+    config = {"learners": LEARNERS, "worst_case": SMOKE}
+    for script, part, outs, want in (
+        ("worst_case_learners_table", "exact", 1, [r for r in cmp_rows if r["kind"] == "exact"]),
+        ("tightness_table", "all", 2, tight_rows),
+    ):
+        paths = [str(tmp_path / f"{script}{i}.csv") for i in range(outs)]
+        sm = types.SimpleNamespace(
+            output=paths, config=config, log=[], params=types.SimpleNamespace(part=part)
+        )
+        runpy.run_path(f"workflow/scripts/{script}.py", init_globals={"snakemake": sm})
+        got = read_table(paths[0])
+        assert [(r["n"], r["T"], r["method"]) for r in got] == [(r["n"], r["T"], r["method"]) for r in want]
+        assert [r["value"] for r in got] == pytest.approx([r["value"] for r in want], abs=1e-12)
+        if outs == 2:
+            best = read_table(paths[1])
+            assert [r["n"] for r in best] == [r["n"] for r in largest_ratio_rows(want)]
