@@ -82,11 +82,12 @@ __all__ = [
 DP_FAMILIES = ("single", "kchoice", "subset", "spearman")
 
 #: default cap on the canonical states over all layers: each keeps n bytes (2n for T >= 256) plus
-#: 6 bytes of argmax path, and the largest layer needs ~50 A bytes per state of work arrays, so
-#: ``2e7`` states stay below ~0.5 GB for n <= 12
+#: 6 bytes of argmax path, two layers keep 8 bytes of values and keys each, and the work arrays
+#: are bounded by blocks of states: ``2e7`` states peak at ~0.6 GB (measured at n = 10, T = 83)
 MAX_STATES = 20_000_000
 
 _CHUNK_FLOATS = 1 << 22  # learner state floats per batch of states
+_BLOCK = 1 << 17  # states per block of the DP's (states, actions) work arrays
 
 
 # --------------------------------------------------------------------------------------------
@@ -432,29 +433,44 @@ def exact_worst_regret(
     dtype = np.uint8 if B < 2**8 else np.int16 if B < 2**15 else np.int32
 
     # ---- forward: reachable canonical states per layer (stored as small ints, keys sorted) ----
+    # Work arrays are (states, actions): layers are processed in blocks of _BLOCK states.
     layers = [np.zeros((1, n), dtype=dtype)]
     for _t in range(T):
-        kk = enc.successor_keys(layers[-1], acts)
-        _, firsts = np.unique(kk.ravel(), return_index=True)
-        layers.append(enc.successor_states(layers[-1], acts, firsts.astype(np.int64)))
-    del kk, firsts
+        X = layers[-1]
+        keys, flat = [], []
+        for lo in range(0, X.shape[0], _BLOCK):
+            u, f = np.unique(enc.successor_keys(X[lo : lo + _BLOCK], acts).ravel(), return_index=True)
+            keys.append(u)
+            flat.append(f + lo * acts.shape[0])
+        _, first = np.unique(np.concatenate(keys), return_index=True)
+        layers.append(enc.successor_states(X, acts, np.concatenate(flat)[first].astype(np.int64)))
 
     # ---- backward induction; the argmax path is kept as (action, successor index) per state ----
-    V = -hindsight_loss(layers[T].astype(np.float64), 0.0)
+    XT = layers[T]
+    blocks = range(0, XT.shape[0], _BLOCK)
+    V = np.concatenate([-hindsight_loss(XT[lo : lo + _BLOCK].astype(np.float64), 0.0) for lo in blocks])
     zero = np.zeros((1, n), dtype=np.int64)
     keys_next = enc.successor_keys(layers[T], zero)[:, 0]  # sorted: layers are in key order
     best: list[np.ndarray] = [np.empty(0, dtype=np.int16)] * T
     succ: list[np.ndarray] = [np.empty(0, dtype=np.int32)] * T
     for t in range(T - 1, -1, -1):
         X = layers[t]
-        nxt = np.searchsorted(keys_next, enc.successor_keys(X, acts))
-        Q = step_rewards(lrn, X, acts, family) + V[nxt]
-        b = np.argmax(Q, axis=1)
-        rows = np.arange(Q.shape[0])
+        N = X.shape[0]
+        Vt = np.empty(N)
         if return_argmax:
-            best[t] = b.astype(np.int16)
-            succ[t] = nxt[rows, b].astype(np.int32)
-        V = Q[rows, b]
+            best[t] = np.empty(N, dtype=np.int16)
+            succ[t] = np.empty(N, dtype=np.int32)
+        for lo in range(0, N, _BLOCK):
+            Xb = X[lo : lo + _BLOCK]
+            nxt = np.searchsorted(keys_next, enc.successor_keys(Xb, acts))
+            Q = step_rewards(lrn, Xb, acts, family) + V[nxt]
+            b = np.argmax(Q, axis=1)
+            rows = np.arange(Q.shape[0])
+            Vt[lo : lo + Q.shape[0]] = Q[rows, b]
+            if return_argmax:
+                best[t][lo : lo + Q.shape[0]] = b
+                succ[t][lo : lo + Q.shape[0]] = nxt[rows, b]
+        V = Vt
         keys_next = enc.successor_keys(X, zero)[:, 0]
     value = float(V[0])
 
