@@ -411,3 +411,19 @@ def test_worst_case_rows_columns_and_values():
         and two[0]["value"] == exact_worst_regret(5, 5, family="kchoice", k=2).value
     )
     assert isinstance(exact_worst_regret(3, 3), WorstCaseResult)
+
+
+@pytest.mark.parametrize(
+    "learner,family,n,T,k", [("onlinerank", "single", 4, 12, 1), ("ftl", "kchoice", 4, 5, 2)]
+)
+def test_blocked_work_arrays_give_the_same_dp(monkeypatch, learner, family, n, T, k):
+    """The DP processes layers in blocks of states and the learner in batches of states; tiny
+    blocks and batches (many of each per layer) must not change anything."""
+    import onlinerank.worst_case as wc
+
+    whole = exact_worst_regret(n, T, learner=learner, family=family, k=k)
+    monkeypatch.setattr(wc, "_BLOCK", 5)
+    monkeypatch.setattr(wc, "_CHUNK_FLOATS", 3 * n * n)
+    blocked = exact_worst_regret(n, T, learner=learner, family=family, k=k)
+    assert blocked.value == whole.value and blocked.n_states == whole.n_states
+    np.testing.assert_array_equal(blocked.argmax_seq, whole.argmax_seq)
