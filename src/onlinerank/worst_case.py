@@ -117,8 +117,9 @@ def family_actions(n: int, family: str, k: int = 1) -> np.ndarray:
 
 
 def reduced_actions(n: int, family: str, k: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """The family modulo translation: ``(acts, disp)``, ``acts = s - min s`` (distinct rows, the
-    DP's actions) and ``disp`` the family's own vector of each (for output sequences)."""
+    """The family modulo translation (THEORY §3.4): ``(acts, disp)``, ``acts = s - min s``
+    (distinct rows, the DP's actions) and ``disp`` the family's own vector of each (for output
+    sequences)."""
     full = family_actions(n, family, k)
     shifted = full - full.min(axis=1, keepdims=True)
     _, first = np.unique(shifted, axis=0, return_index=True)
@@ -150,7 +151,8 @@ def _learner_spec(learner, eta) -> tuple[dict | None, Learner | None]:
 
 
 def dp_learner(learner, n: int, T: int, family: str = "single", k: int = 1, eta=None):
-    """Validate a DP instance and build its learner: ``(game, learner, law)``.
+    """Validate a DP instance and build its learner: ``(game, learner, law)`` (THEORY §1: the
+    DP needs a law at round t that is a deterministic function of ``S_{t-1}``).
 
     ``learner`` is a registered name, a spec dict ``{"name": ..., **params}`` or a
     :class:`~onlinerank.learners.Learner`; ``eta`` (OnlineRank only) is ``"paper"``,
@@ -215,8 +217,8 @@ def _span(n: int, family: str) -> int:
 def estimate_states(
     n: int, T: int, family: str = "single", k: int = 1, labelled: bool = False, stop_above: float = math.inf
 ) -> float:
-    """Number of canonical states of the DP over the layers ``t = 0..T`` (an upper bound; exact
-    for single choice).  Sorted states of layer t are partitions with at most ``n-1`` positive
+    """Number of canonical states of the DP (THEORY §3.4) over the layers ``t = 0..T`` (an upper
+    bound; exact for single choice).  Sorted states of layer t are partitions with at most ``n-1`` positive
     parts, each at most ``t * span``; for single / k-choice their sum is ``k t - n c``
     (``c >= 0``).  Counted with the Gaussian binomial recurrence
     ``G(B, j) = G(B, j-1) + q^j G(B-1, j)`` (``G(B, j)``: partitions into at most j parts, each
@@ -336,7 +338,8 @@ class WorstCaseResult:
 
 
 def make_result(lrn: Learner, game: Game, value: float, **extra) -> WorstCaseResult:
-    """A :class:`WorstCaseResult` with the bounds filled in (shared with the search adversaries)."""
+    """A :class:`WorstCaseResult` with the bounds of THEORY §3.2–§3.3 filled in (shared with the
+    search adversaries)."""
     n, T, M = game.n, game.T, game.M
     eta = float(lrn.eta_value) if lrn.name == "onlinerank" else math.nan
     b31 = float(theorem31_paper(n, T, M))
@@ -507,8 +510,9 @@ def exact_worst_regret(
 
 
 def infer_family(seq: np.ndarray) -> tuple[str, int]:
-    """``(family, k)`` of an integer feedback sequence (T, n): ``single``, ``kchoice`` (constant
-    ``|U| = k <= n/2``), ``subset`` (other 0/1 rows), ``spearman`` (rows ``-sigma``)."""
+    """``(family, k)`` of an integer feedback sequence (T, n) (THEORY §1 families): ``single``,
+    ``kchoice`` (constant ``|U| = k <= n/2``), ``subset`` (other 0/1 rows), ``spearman``
+    (rows ``-sigma``)."""
     seq = np.asarray(seq)
     n = seq.shape[1]
     if np.all((seq == 0) | (seq == 1)):

@@ -69,8 +69,9 @@ SEARCH_FAMILIES = ("single", "kchoice", "subset", "spearman")
 
 
 def staircase_sequences(n: int, lengths: np.ndarray, k: int = 1) -> np.ndarray:
-    """Feedback sequences (R, T, n) int8 of the staircase policy for phase lengths ``lengths``
-    (R, n-k+1): ``lengths[r, i]`` rounds with ``n - i`` active items (module docstring)."""
+    """Feedback sequences (R, T, n) int8 of the staircase policy (the shape of THEORY §3.4's
+    DP argmax) for phase lengths ``lengths`` (R, n-k+1): ``lengths[r, i]`` rounds with ``n - i``
+    active items (module docstring)."""
     L = np.asarray(lengths, dtype=np.int64)
     if L.ndim != 2 or L.shape[1] != n - k + 1 or np.any(L < 0):
         raise ValueError(f"lengths must have shape (R, {n - k + 1}) with entries >= 0, got {L.shape}")
@@ -136,7 +137,8 @@ def staircase_search(
     max_evals: int = 20_000,
     batch: int = 256,
 ) -> WorstCaseResult:
-    """Best staircase sequence found by local search over its phase lengths (module docstring).
+    """Best staircase sequence found by local search over its phase lengths (module docstring;
+    a lower bound on the worst case of THEORY §3.4).
 
     ``max_evals`` caps the number of sequences played per start (three starts).  Returns a
     :class:`~onlinerank.worst_case.WorstCaseResult` with ``method="staircase"``, the sequence in
@@ -212,7 +214,8 @@ def beam_search(
     width: int = 1000,
     taus: tuple[float, ...] = (0.5, 1.0),
 ) -> WorstCaseResult:
-    """The DP's forward recursion kept to ``width`` canonical states per layer (module docstring).
+    """The DP's forward recursion (THEORY §3.4) kept to ``width`` canonical states per layer,
+    ranked with THEORY §3.1's potential among others (module docstring).
 
     Kept: the union of the ``width // (1 + len(taus))`` best states by ``G + 1/2 sum |S_u - S_v|``
     and by ``G + potential(tau_c = c / eta_p)`` for each ``c`` in ``taus``.  Returns a
@@ -313,7 +316,8 @@ def adversary_regret(
     eta=None,
     seed: int = 0,
 ) -> WorstCaseResult:
-    """A registered adversary (name or spec dict) against the learner, one replicate through
+    """A registered adversary (name or spec dict; THEORY §3.4's heuristic adversaries) against
+    the learner, one replicate through
     :func:`onlinerank.simulate.simulate` (randomness, if any, from its named streams under
     ``seed``); ``value`` is the learner's exact expected regret and ``argmax_seq`` the feedback
     played (``method`` = the adversary's name)."""
@@ -344,8 +348,9 @@ def search_worst_regret(
     width: int = 1000,
     max_evals: int = 20_000,
 ) -> WorstCaseResult:
-    """The better of :func:`staircase_search` (single and k-choice) and :func:`beam_search`;
-    ``method`` says which, ``seconds`` is the time of both."""
+    """The better of :func:`staircase_search` (single and k-choice) and :func:`beam_search`, a
+    lower bound on THEORY §3.4's worst case; ``method`` says which, ``seconds`` is the time of
+    both."""
     t0 = time.perf_counter()
     if family not in SEARCH_FAMILIES:
         raise ValueError(f"family must be one of {', '.join(SEARCH_FAMILIES)}, got {family!r}")

@@ -66,8 +66,9 @@ _KEYS = ("exact", "family", "k", "max_states", "learners", "comparison", "tightn
 
 
 def encode_sequence(seq: np.ndarray, family: str) -> str:
-    """One token per round, separated by spaces: the chosen items joined by ``+`` (binary
-    families; ``-`` for the empty set), or Spearman's positions ``sigma(0).sigma(1)...``."""
+    """A feedback sequence (THEORY §1 families) as text, one token per round separated by
+    spaces: the chosen items joined by ``+`` (binary families; ``-`` for the empty set), or
+    Spearman's positions ``sigma(0).sigma(1)...``."""
     seq = np.asarray(seq, dtype=np.int64)
     if family == "spearman":
         return " ".join(".".join(str(int(-x)) for x in row) for row in seq)
@@ -75,7 +76,7 @@ def encode_sequence(seq: np.ndarray, family: str) -> str:
 
 
 def decode_sequence(text: str, n: int, family: str) -> np.ndarray:
-    """The (T, n) int feedback sequence of :func:`encode_sequence`'s ``text``."""
+    """The (T, n) int feedback sequence (THEORY §1) of :func:`encode_sequence`'s ``text``."""
     rows = []
     for tok in text.split():
         if family == "spearman":
@@ -89,7 +90,8 @@ def decode_sequence(text: str, n: int, family: str) -> np.ndarray:
 
 
 def replay_row(row: dict, learners: dict) -> float:
-    """The exact expected regret of a row's sequence, replayed with the row's learner (its label
+    """The exact expected regret (THEORY §2.5) of a row's sequence, replayed with the row's
+    learner (its label
     in ``learners``, or OnlineRank at the row's eta for tightness rows)."""
     seq = decode_sequence(str(row["sequence"]), int(row["n"]), row["family"])
     if "learner" in row:
@@ -143,7 +145,8 @@ def _points(key: str, v, T_list: bool) -> list[dict]:
 
 def validate_worst_case(section: dict, learners: dict) -> None:
     """Check the ``worst_case`` section against :func:`onlinerank.worst_case.exact_worst_regret`'s
-    rules before any work; raises a one-line ``ValueError`` naming the key and the value.
+    rules (THEORY §3.4 DP sizes) before any work; raises a one-line ``ValueError`` naming the
+    key and the value.
 
     ``learners`` is the config's ``learners`` mapping (label -> spec).  Checked: known keys,
     families in the package's vocabulary, integer sizes, every learner label known and with a
@@ -307,7 +310,7 @@ def comparison_rows(section: dict, learners: dict, part: str = "all") -> list[di
 
 def fraction_of_exact_rows(rows: list[dict]) -> list[dict]:
     """For every adversary row of :func:`comparison_rows` at a DP size: the fraction of the
-    learner's exact worst case it reaches (``value / exact``).  This is what makes the greedy
+    learner's exact worst case (THEORY §3.4) it reaches (``value / exact``).  This is what makes the greedy
     adversary's numbers an observation about the adversary, not a comparison of learners (issue
     14: greedy reaches ~0.9 of OnlineRank's worst case but only ~0.3-0.4 of FPL's).  Columns:
     family, n, k, T, learner, method, value, exact, fraction."""
@@ -394,7 +397,8 @@ def tightness_rows(section: dict, part: str = "all") -> list[dict]:
 
 def largest_ratio_rows(rows: list[dict]) -> list[dict]:
     """Per n, the tightness row with the largest ``ratio_sharp`` (exact or search), with its
-    sequence: the largest fraction of Theorem 3.1 (sharp form) any sequence is known to reach."""
+    sequence: the largest fraction of Theorem 3.1 (sharp form, THEORY §3.1) any sequence is known
+    to reach."""
     best: dict[int, dict] = {}
     for r in rows:
         if r["n"] not in best or r["ratio_sharp"] > best[r["n"]]["ratio_sharp"]:
