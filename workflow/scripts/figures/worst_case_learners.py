@@ -36,7 +36,10 @@ for ax, key in zip(axes.flat, keys, strict=False):
     x = np.arange(len(learners))
     for i, lab in enumerate(learners):
         mine = [r for r in rs if r["learner"] == lab]
-        if not mine:
+        if not mine:  # above the learner's max_n in the config
+            ax.annotate(
+                "not run", (i, 0.03), ha="center", va="bottom", rotation=90, fontsize=6.5, color="0.4"
+            )
             continue
         color = learner_style(specs.get(lab, {}), lab)["color"] or "0.4"
         ex = [r for r in mine if r["kind"] == "exact"]
