@@ -557,6 +557,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--no-scale", action="store_true", help="skip the memory and per-cell pipeline-cost checks"
     )
+    # --- exact worst-case DP (issue 14): bench/worst_case.py ---
+    ap.add_argument("--no-worst-case", action="store_true", help="skip the worst-case DP reach")
+    ap.add_argument(
+        "--worst-case-confirm", action="store_true", help="also run every predicted DP reach (~30 min)"
+    )
     args = ap.parse_args(argv)
     repeats = 7 if args.quick else 21
     rng = np.random.default_rng(20240611)
@@ -589,6 +594,10 @@ def main(argv: list[str] | None = None) -> int:
             scale_out()
         except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
             print(f"scale-out checks failed: {e}")
+    if not args.no_worst_case:  # --- exact worst-case DP (issue 14) ---
+        from bench.worst_case import bench_worst_case
+
+        bench_worst_case(args.worst_case_confirm)
     return 0
 
 

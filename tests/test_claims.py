@@ -515,6 +515,14 @@ MUTATIONS = {
         _runtime("sweep", "permelearn", lambda r: 1e-9 * r["n"] ** 2),
     ),
     "beyond.runtime.speedup": (_speedup(1.0), _speedup(1e4)),
+    "beyond.worst_case_learners": (
+        _col("worst_case_learners", "value", lambda r: 2 * r["bound_own"]),
+        _col("worst_case_learners", "value", lambda r: r["value"] / 2),
+    ),
+    "beyond.tightness": (
+        _col("tightness", "ratio_sharp", lambda r: 1.5),
+        _col("tightness", "ratio_sharp", lambda r: r["ratio_sharp"] / 2),
+    ),
 }
 
 VERDICT_BEARING = sorted(c.id for c in REGISTRY.values() if c.section != "not-tested")

@@ -119,6 +119,13 @@ def validate_config(config: dict) -> None:
     for stage in STAGES:
         _validate_stage(config, stage)
     _validate_runtime(config)
+    if config.get("worst_case"):
+        from .worst_case_tables import validate_worst_case
+
+        try:
+            validate_worst_case(config["worst_case"], config.get("learners", {}))
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
     from .claims import validate_registry
 
     try:

@@ -60,6 +60,12 @@ def _call(module: str, fn: str, *path: str, seed: bool = False) -> Callable[[dic
     return make
 
 
+def _worst_case_learners(config: dict) -> list[dict]:
+    from .worst_case_tables import comparison_rows
+
+    return comparison_rows(config["worst_case"], config["learners"])
+
+
 def _runtime_rows(config: dict) -> list[dict]:
     from .timing import runtime_rows
 
@@ -78,6 +84,15 @@ TABLES: dict[str, TableSpec] = {
     ),
     "worst_case": TableSpec(
         "worst_case", "worst_case", ("worst_case",), _call("worst_case", "worst_case_rows", "worst_case")
+    ),
+    "worst_case_learners": TableSpec(
+        "worst_case", "worst_case_tables", ("worst_case", "learners"), lambda c: _worst_case_learners(c)
+    ),
+    "tightness": TableSpec(
+        "worst_case",
+        "worst_case_tables",
+        ("worst_case",),
+        _call("worst_case_tables", "tightness_rows", "worst_case"),
     ),
     "lower_curves": TableSpec(
         "lowerbound",
@@ -162,6 +177,41 @@ TABLE_COLUMNS: dict[str, tuple[str, ...]] = {
         "thm31_paper",
         "thm31_optimal",
         "h_holder",
+    ),
+    "worst_case_learners": (
+        "family",
+        "n",
+        "k",
+        "T",
+        "learner",
+        "learner_name",
+        "kind",
+        "method",
+        "value",
+        "bound_thm31",
+        "bound_own",
+        "ratio_thm31",
+        "ratio_own",
+        "states",
+        "sequence",
+    ),
+    "tightness": (
+        "family",
+        "n",
+        "k",
+        "T",
+        "eta_factor",
+        "eta",
+        "M",
+        "kind",
+        "method",
+        "value",
+        "bound_thm31",
+        "bound_sharp",
+        "ratio_thm31",
+        "ratio_sharp",
+        "states",
+        "sequence",
     ),
     "lower_hc": ("n", "k", "c", "limit", "h_c"),
     "lower_abg": (

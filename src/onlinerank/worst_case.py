@@ -1,215 +1,318 @@
-"""Exact expected regret of OnlineRank and its exact worst case over feedback sequences.
+"""The exact worst case of any learner whose law is a function of the cumulative scores S.
 
 Implements THEORY.md:
 
-* §1 (pairwise loss ``ll``, offline optimum ``L_T(pi*)``) and §1.1 (complexity parameter M);
-* §2.1 (OnlineRank's pairwise marginals ``P(u before v) = expit(eta (S(u) - S(v)))``);
-* §2.5 (exact expected loss from the marginals, and the *regret identity (tanh form)*);
-* §3.2 (paper's learning rate, Theorem 3.1 bound and the sharp bound);
-* §3.4 (exact worst case by a dynamic program over canonical score states).
+* §1: pairwise loss, offline optimum ``L_T(pi*)`` (:mod:`onlinerank.hindsight`), and the remark
+  that adaptive and oblivious worst cases coincide when the learner's law at round t is a
+  deterministic function of ``s_1..s_{t-1}``;
+* §1.1 / §3.2: the family's M (:func:`onlinerank.feedback.family_M`), Theorem 3.1 and its sharp
+  form (:mod:`onlinerank.bounds`), and each baseline's own bound (§3.3);
+* §2.5: the regret as a sum of per-round terms plus a final one, which is what the DP maximises;
+* §3.4: the dynamic program over canonical score states.
 
-Because the expected loss is linear in the pairwise marginals, the expected regret of a fixed
-feedback sequence is computed exactly, with no sampling (:func:`sequence_regret`).  Because the
-learner's law at round t is a deterministic function of ``S_{t-1}``, the worst case over adaptive
-adversaries equals the worst case over sequences, and it is computed exactly by backward induction
-(:func:`exact_worst_regret`).
+Regret decomposition (THEORY §1 offline optimum): for every sequence,
 
-The DP state is the canonical form of the cumulative score vector: sort ``S`` ascending and
-subtract ``min S``.  This is valid because
+    Regret = sum_t [ E ellell(pi_t, s_t) - 1/2 sum_{u<v} |s_t(u) - s_t(v)| ]
+             + 1/2 sum_{u<v} |S_T(u) - S_T(v)|,
 
-* every feedback family used here is closed under relabelling of the items, and the learner's law
-  is equivariant under relabelling;
-* both terms of the tanh identity depend on ``S`` only through differences ``S(u) - S(v)`` (and
-  the step term on ``s`` only through ``s(v) - s(u)``), so they are invariant under ``S -> S + c``
-  and ``s -> s + c``.  The same holds for the learner's law (Bradley-Terry weights ``e^{eta S}``).
+and when the law of ``pi_t`` is a function of ``S_{t-1}`` the first term of round t depends on
+``(S_{t-1}, s_t)`` only.  Hence the value function
 
-Feedback families (THEORY §1):
+    V_T(S) = -hindsight_loss(S, 0),
+    V_t(S) = max_{s in family} [ E_S ellell(pi, s) - 1/2 |s|_pairs + V_{t+1}(S + s) ],
 
-``"choice"``          exactly ``k`` chosen items, ``s = 1_U`` with ``|U| = k`` (``k = 1``: single
-                      choice ``s = e_u``);  ``M = k (n - k)``.
-``"choice_at_most"``  ``1 <= |U| <= k`` (THEORY §1's definition of k-choice; the empty set is
-                      dropped since it is a zero-cost no-op, it never increases the maximum);
-                      ``M = max_{1<=j<=k} j (n - j)``.
-``"subsets"``         any binary vector (arbitrary subsets, including empty and full);
-                      ``M = floor(n^2 / 4)``.
-``"spearman"``        ``s = -sigma`` for every permutation ``sigma`` (positions 1..n);
-                      ``M = n^2 (n^2 - 1) / 12``.
+gives the exact worst case ``V_0(0)`` over all sequences (for OnlineRank the bracket is THEORY
+§2.5's tanh term).  ``E_S ellell(pi, s)`` is the learner's *own* ``expected_loss`` after its
+``set_scores(S)`` hook (one replicate per state), so no formula of a learner is copied here.
+
+States are reduced modulo translation (``S -> S + c``, every learner here ignores it and the
+terms above depend on differences only) and, for learners whose law is symmetric in the items
+(``scores_law() == "symmetric"``: OnlineRank with either sampler, FPL, Hedge, PermELearn, the
+uniform ranking), modulo relabelling: the canonical state is ``sort(S) - min S``.  Follow the
+Leader breaks ties by item id, which relabelling does not preserve, so its states keep their
+labels (``S - min S``; ``scores_law() == "labelled"``).  Reachable canonical states are
+enumerated forward layer by layer (compiled kernels in :mod:`onlinerank._dp_kernels`), then
+values are found by backward induction, one batched learner query per (layer, action).
+
+Feedback families are the package's (``feedback.FAMILIES`` minus ``graded``, whose family is
+infinite): ``single`` (``s = e_u``), ``kchoice`` (``s = 1_U``, ``|U| = k <= n/2``), ``subset``
+(every ``s = 1_U``, including the empty and the full set), ``spearman`` (``s = -sigma``).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.special import expit
 
-from .bounds import eta_paper
-from .feedback import family_M
+from .bounds import (
+    comparison_bound,
+    theorem31_paper,
+    theorem31_sharp,
+)
+from .feedback import Feedback, family_M, pair_abs_sum
+from .game import Game
+from .hindsight import hindsight_loss
+from .learners import Learner, make_learner
 
 __all__ = [
-    "FAMILIES",
+    "DP_FAMILIES",
+    "MAX_STATES",
     "WorstCaseResult",
     "brute_force_worst_regret",
-    "complexity_M",
+    "dp_learner",
+    "estimate_states",
     "exact_worst_regret",
-    "feedback_family",
-    "offline_optimum",
-    "paper_eta",
+    "family_actions",
+    "infer_family",
+    "learner_bound",
+    "make_result",
+    "play_regret",
+    "reduced_actions",
     "sequence_regret",
-    "sequence_regret_tanh",
+    "step_rewards",
+    "theorem31_eta",
+    "worst_case_rows",
 ]
 
-FAMILIES = ("choice", "choice_at_most", "subsets", "spearman")
+#: feedback families with a finite set of feedback vectors (the DP's actions)
+DP_FAMILIES = ("single", "kchoice", "subset", "spearman")
 
-LN2 = math.log(2.0)
+#: default cap on the canonical states over all layers: each keeps n bytes (2n for T >= 256) plus
+#: 6 bytes of argmax path, two layers keep 8 bytes of values and keys each, and the work arrays
+#: are bounded by blocks of states: ``2e7`` states peak at ~0.6 GB (measured at n = 10, T = 83)
+MAX_STATES = 20_000_000
+
+_CHUNK_FLOATS = 1 << 22  # learner state floats per batch of states
+_BLOCK = 1 << 17  # states per block of the DP's (states, actions) work arrays
 
 
 # --------------------------------------------------------------------------------------------
-# Feedback families and parameters (THEORY §1, §1.1, §3.2)
+# Games, learners and actions (THEORY §1)
 # --------------------------------------------------------------------------------------------
 
 
-def _check_family(n: int, family: str, k: int) -> None:
-    if family not in FAMILIES:
-        raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
-    if n < 2:
-        raise ValueError("need n >= 2 items")
-    if family in ("choice", "choice_at_most") and not 1 <= k <= n - 1:
-        raise ValueError(f"k-choice needs 1 <= k <= n-1, got k={k}, n={n}")
+def family_actions(n: int, family: str, k: int = 1) -> np.ndarray:
+    """Every feedback vector of a family as an int array (A, n) (THEORY §1).
 
-
-def feedback_family(n: int, family: str = "choice", k: int = 1) -> np.ndarray:
-    """All feedback vectors of a family, as an int array of shape (A, n) (THEORY §1).
-
-    ``"choice"``: ``1_U`` with ``|U| = k``; ``"choice_at_most"``: ``1_U`` with ``1 <= |U| <= k``;
-    ``"subsets"``: every binary vector (``2^n`` rows, including 0 and 1); ``"spearman"``:
-    ``-sigma`` for each of the ``n!`` permutations ``sigma`` of positions ``1..n``.
+    ``single``: ``e_u``; ``kchoice``: ``1_U`` with ``|U| = k``; ``subset``: every ``1_U``
+    (``2^n`` rows, including 0 and 1); ``spearman``: ``-sigma`` for each of the ``n!``
+    permutations ``sigma`` of the positions ``1..n``.
     """
-    _check_family(n, family, k)
+    if family not in DP_FAMILIES:
+        raise ValueError(f"family must be one of {', '.join(DP_FAMILIES)}, got {family!r}")
     if family == "spearman":
-        perms = np.array(list(itertools.permutations(range(1, n + 1))), dtype=np.int64)
-        return -perms
-    if family == "subsets":
-        sizes = range(0, n + 1)
-    elif family == "choice":
-        sizes = [k]
-    else:  # choice_at_most
-        sizes = range(1, k + 1)
+        return -np.array(list(itertools.permutations(range(1, n + 1))), dtype=np.int64).reshape(-1, n)
+    sizes = {"single": [1], "kchoice": [k], "subset": range(n + 1)}[family]
     rows = []
     for j in sizes:
         for U in itertools.combinations(range(n), j):
             r = np.zeros(n, dtype=np.int64)
             r[list(U)] = 1
             rows.append(r)
-    return np.array(rows, dtype=np.int64)
+    return np.array(rows, dtype=np.int64).reshape(-1, n)
 
 
-def complexity_M(n: int, family: str = "choice", k: int = 1) -> float:
-    """Exact complexity parameter ``M = max_s sum_{u<v} (s(u)-s(v))^2`` (THEORY §1.1 table).
+def reduced_actions(n: int, family: str, k: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The family modulo translation (THEORY §3.4): ``(acts, disp)``, ``acts = s - min s``
+    (distinct rows, the DP's actions) and ``disp`` the family's own vector of each (for output
+    sequences)."""
+    full = family_actions(n, family, k)
+    shifted = full - full.min(axis=1, keepdims=True)
+    _, first = np.unique(shifted, axis=0, return_index=True)
+    first = np.sort(first)
+    return shifted[first], full[first]
 
-    single choice ``n-1``; exactly-k choice ``k(n-k)``; at-most-k choice ``max_{j<=k} j(n-j)``
-    (``= k(n-k)`` for ``k <= n/2``); subsets ``floor(n^2/4)``; Spearman ``n^2(n^2-1)/12``.
+
+def _learner_spec(learner, eta) -> tuple[dict | None, Learner | None]:
+    if isinstance(learner, Learner):
+        if eta is not None:
+            raise ValueError("eta: give it to the Learner instance itself, not alongside one")
+        return None, learner
+    if isinstance(learner, str):
+        spec = {"name": learner}
+    elif isinstance(learner, dict) and isinstance(learner.get("name"), str):
+        spec = dict(learner)
+    else:
+        raise ValueError(f"learner must be a name, a spec dict with a 'name' or a Learner, got {learner!r}")
+    if eta is not None:
+        if spec["name"] != "onlinerank":
+            raise ValueError(
+                f"eta: applies to OnlineRank only (learner {spec['name']!r} takes its own parameters "
+                "in a spec dict)"
+            )
+        if "eta" in spec and spec["eta"] != eta:
+            raise ValueError(f"eta: given twice ({eta!r} and {spec['eta']!r} in the learner spec)")
+        spec["eta"] = eta
+    return spec, None
+
+
+def dp_learner(learner, n: int, T: int, family: str = "single", k: int = 1, eta=None):
+    """Validate a DP instance and build its learner: ``(game, learner, law)`` (THEORY §1: the
+    DP needs a law at round t that is a deterministic function of ``S_{t-1}``).
+
+    ``learner`` is a registered name, a spec dict ``{"name": ..., **params}`` or a
+    :class:`~onlinerank.learners.Learner`; ``eta`` (OnlineRank only) is ``"paper"``,
+    ``"optimal"`` or a positive float.  Raises a one-line ``ValueError`` naming the argument
+    for an unknown family, a bad n/T/k, an unknown learner or parameter, or a learner whose law
+    is not a function of S (``scores_law() is None``).
     """
-    _check_family(n, family, k)
-    if family == "choice_at_most":
-        return float(max(j * (n - j) for j in range(1, k + 1)))
-    # the other families are those of the simulations, under this module's names
-    return family_M({"choice": "kchoice", "subsets": "subset"}.get(family, family), n, k)
+    if family not in DP_FAMILIES:
+        raise ValueError(f"family must be one of {', '.join(DP_FAMILIES)}, got {family!r}")
+    for name, v in (("n", n), ("T", T), ("k", k)):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer):
+            raise ValueError(f"{name} must be an integer, got {v!r}")
+    if family == "single" and k != 1:
+        raise ValueError(f"k must be 1 for single choice, got k={k!r}")
+    game = Game(n=int(n), T=int(T), family=family, k=int(k))
+    spec, lrn = _learner_spec(learner, eta)
+    if lrn is None:
+        try:
+            lrn = make_learner(spec["name"], **{a: b for a, b in spec.items() if a != "name"})
+        except TypeError as e:
+            raise ValueError(f"learner: {e}") from None
+    lrn.reset(game, 1)
+    law = lrn.scores_law()
+    if law not in ("symmetric", "labelled"):
+        raise ValueError(
+            f"learner: {lrn.name!r} {lrn.describe()} has no law that is a function of the cumulative "
+            "scores S (scores_law() is None), so the exact DP does not apply"
+        )
+    return game, lrn, law
 
 
-def paper_eta(n: int, T: int, M: float) -> float:
-    """The paper's learning rate ``eta = n sqrt(ln 2 / (T M))`` (THEORY §3.2), as a float."""
-    return float(eta_paper(n, T, M))
+def learner_bound(lrn: Learner, game: Game) -> float:
+    """The learner's own regret bound in the game's units (THEORY §3.2–§3.3), or NaN.
+
+    OnlineRank: the sharp Theorem 3.1 bound at its eta (valid for every eta); Hedge, FPL,
+    PermELearn with their tuned rates: :func:`onlinerank.bounds.comparison_bound` (FPL's and
+    PermELearn's assume ``|U| = n//2`` for subsets, which the ``subset`` family does not
+    respect, hence NaN there); FTL and the uniform ranking have no sublinear bound (NaN).
+    """
+    n, T, fam, k = game.n, game.T, game.family, game.k
+    d = lrn.describe()
+    if lrn.name == "onlinerank":
+        return float(theorem31_sharp(n, T, game.M, lrn.eta_value))
+    if lrn.name == "hedge" and d.get("beta") == "tuned":
+        return float(comparison_bound("hedge", fam, n, T, k))
+    if lrn.name == "fpl" and d.get("scale") == "tuned" and fam != "subset":
+        return float(comparison_bound("fpl", fam, n, T, k))
+    if lrn.name == "permelearn" and d.get("eta") == "tuned" and fam != "subset":
+        return float(comparison_bound("permelearn", fam, n, T, k))
+    return math.nan
 
 
 # --------------------------------------------------------------------------------------------
-# Exact expected regret of an explicit sequence (THEORY §1 offline optimum, §2.1, §2.5)
+# Size of the DP (safety limit before any work)
 # --------------------------------------------------------------------------------------------
 
 
-def offline_optimum(seq: np.ndarray) -> float:
-    """Hindsight optimum ``L_T(pi*)`` of the pairwise loss (THEORY §1 "Offline optimum").
-
-    ``L_T(pi*) = 1/2 sum_t sum_{u<v} |s_t(u)-s_t(v)| - 1/2 sum_{u<v} |S_T(u)-S_T(v)|``.
-    """
-    seq = np.asarray(seq, dtype=float)
-    return float(_offline_optimum_batch(seq[None])[0])
+def _span(n: int, family: str) -> int:
+    return n - 1 if family == "spearman" else 1
 
 
-def _offline_optimum_batch(seqs: np.ndarray) -> np.ndarray:
-    n = seqs.shape[-1]
-    iu, iv = np.triu_indices(n, 1)
-    per_round = np.abs(seqs[..., iu] - seqs[..., iv]).sum(axis=(-1, -2))
-    S = seqs.sum(axis=-2)
-    final = np.abs(S[..., iu] - S[..., iv]).sum(axis=-1)
-    return 0.5 * per_round - 0.5 * final
-
-
-def _sequence_regret_batch(seqs: np.ndarray, eta: float) -> np.ndarray:
-    """Direct (expit) form of the expected regret for a batch of sequences, shape (B, T, n)."""
-    seqs = np.asarray(seqs, dtype=float)
-    B, T, n = seqs.shape
-    # S_{t-1}: cumulative scores *before* round t.
-    S_prev = np.cumsum(seqs, axis=1) - seqs
-    # ds[b, t, u, v] = s_t(v) - s_t(u); dS[b, t, u, v] = S_{t-1}(u) - S_{t-1}(v).
-    ds = seqs[:, :, None, :] - seqs[:, :, :, None]
-    dS = S_prev[:, :, :, None] - S_prev[:, :, None, :]
-    P_uv = expit(eta * dS)  # P(u before v), stable for any magnitude
-    exp_loss = np.where(ds > 0, ds, 0.0) * P_uv
-    alg = exp_loss.sum(axis=(1, 2, 3))
-    return alg - _offline_optimum_batch(seqs)
-
-
-def sequence_regret(seq: np.ndarray, n: int | None = None, eta: float = 1.0) -> float:
-    """Exact expected regret of OnlineRank(eta) on an explicit feedback sequence (THEORY §2.5).
-
-    ``seq`` has shape ``(T, n)`` (real feedback allowed).  Returns
-    ``sum_t E[ll(pi_t, s_t)] - L_T(pi*)`` with
-    ``E[ll(pi_t, s_t)] = sum_{(u,v): s_t(v) > s_t(u)} (s_t(v) - s_t(u)) expit(eta (S_{t-1}(u) -
-    S_{t-1}(v)))`` (THEORY §2.1/§2.5) and ``L_T(pi*)`` from THEORY §1.  The value is the same for
-    QuickSort and Plackett-Luce (Lemma 6.1, THEORY §2.4).  ``scipy.special.expit`` is used, so
-    there is no overflow for any ``|eta S|``.
-    """
-    seq = np.asarray(seq, dtype=float)
-    if seq.ndim != 2:
-        raise ValueError("seq must have shape (T, n)")
-    if n is not None and seq.shape[1] != n:
-        raise ValueError(f"seq has {seq.shape[1]} columns, expected n={n}")
-    if not eta > 0:
-        raise ValueError("eta must be positive")
-    return float(_sequence_regret_batch(seq[None], eta)[0])
-
-
-def sequence_regret_tanh(seq: np.ndarray, eta: float) -> float:
-    """Expected regret via the *regret identity (tanh form)* of THEORY §2.5.
-
-    ``Regret = 1/2 sum_t sum_{u<v} (s_t(v)-s_t(u)) tanh(eta/2 (S_{t-1}(u)-S_{t-1}(v)))
-    + 1/2 sum_{u<v} |S_T(u)-S_T(v)|``.  Used to cross-check :func:`sequence_regret`.
-    """
-    seq = np.asarray(seq, dtype=float)
-    n = seq.shape[1]
-    iu, iv = np.triu_indices(n, 1)
-    S_prev = np.cumsum(seq, axis=0) - seq
-    step = 0.5 * np.sum((seq[:, iv] - seq[:, iu]) * np.tanh(0.5 * eta * (S_prev[:, iu] - S_prev[:, iv])))
-    S = seq.sum(axis=0)
-    return float(step + 0.5 * np.abs(S[iu] - S[iv]).sum())
+def estimate_states(
+    n: int, T: int, family: str = "single", k: int = 1, labelled: bool = False, stop_above: float = math.inf
+) -> float:
+    """Number of canonical states of the DP (THEORY §3.4) over the layers ``t = 0..T`` (an upper
+    bound; exact for single choice).  Sorted states of layer t are partitions with at most ``n-1`` positive
+    parts, each at most ``t * span``; for single / k-choice their sum is ``k t - n c``
+    (``c >= 0``).  Counted with the Gaussian binomial recurrence
+    ``G(B, j) = G(B, j-1) + q^j G(B-1, j)`` (``G(B, j)``: partitions into at most j parts, each
+    at most B, by their sum); labelled states by compositions.  Stops early (returning the partial
+    count) once the count exceeds ``stop_above``."""
+    r = n - 1
+    span = _span(n, family)
+    per_round = {"single": 1, "kchoice": k}.get(family)
+    total = 0.0
+    if per_round is not None and not labelled:
+        G = [np.ones(1) for _ in range(r + 1)]  # B = 0: only the empty partition
+        for t in range(T + 1):
+            if t > 0:  # B -> B + 1 = t
+                new = [G[0]]
+                for j in range(1, r + 1):
+                    g = np.zeros(t * j + 1)
+                    g[: new[j - 1].size] = new[j - 1]
+                    g[j : j + G[j].size] += G[j]
+                    new.append(g)
+                G = new
+            m = per_round * t
+            total += float(G[r][m % n : m + 1 : n].sum())
+            if total > stop_above:
+                break
+        return total
+    for t in range(T + 1):
+        B = t * span
+        if per_round is not None:  # labelled binary: compositions with a zero, sum = k t - n c
+            m = per_round * t
+            total += float(
+                sum(
+                    math.comb(s + n - 1, n - 1) - (math.comb(s - 1, n - 1) if s else 0)
+                    for s in range(m % n, m + 1, n)
+                )
+            )
+        elif labelled:
+            total += float((B + 1) ** n - B**n)
+        else:
+            total += float(math.comb(B + n - 1, n - 1))
+        if total > stop_above:
+            break
+    return total
 
 
 # --------------------------------------------------------------------------------------------
-# Exact worst case by dynamic programming over canonical states (THEORY §2.5 tanh form, §3.4)
+# Rewards from the learner's own expected loss
+# --------------------------------------------------------------------------------------------
+
+
+def _action_feedback(a: np.ndarray, R: int, family: str) -> Feedback:
+    n = a.shape[0]
+    if family != "spearman":
+        U = np.flatnonzero(a)
+        if 0 < U.size < n and np.all(a[U] == 1):
+            return Feedback(n, items=np.broadcast_to(U, (R, U.size)).copy(), family=family)
+    return Feedback(n, values=np.broadcast_to(a.astype(np.float64), (R, n)).copy(), family=family)
+
+
+def step_rewards(lrn: Learner, X: np.ndarray, acts: np.ndarray, family: str) -> np.ndarray:
+    """``E_S ellell(pi, s) - 1/2 sum_{u<v} |s(u) - s(v)|`` for every state ``S = X[i]`` and action
+    ``s = acts[a]``, shape (N, A): the per-round term of the regret decomposition (module
+    docstring; THEORY §2.5).  The learner is put in the states by its ``set_scores`` hook and
+    queried with its own ``expected_loss``, in batches of states."""
+    N, A = X.shape[0], acts.shape[0]
+    out = np.empty((N, A))
+    half = 0.5 * pair_abs_sum(acts.astype(np.float64))
+    chunk = max(1, min(N, _CHUNK_FLOATS // max(1, lrn.state_floats())))
+    for lo in range(0, N, chunk):
+        Xc = np.asarray(X[lo : lo + chunk], dtype=np.float64)
+        R = Xc.shape[0]
+        lrn.set_scores(Xc)
+        for a in range(A):
+            el = lrn.expected_loss(_action_feedback(acts[a], R, family))
+            if el is None:
+                raise ValueError(f"learner: {lrn.name!r} has no exact expected loss")
+            out[lo : lo + R, a] = el - half[a]
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The exact DP (THEORY §3.4)
 # --------------------------------------------------------------------------------------------
 
 
 @dataclass
 class WorstCaseResult:
-    """Exact worst-case expected regret of OnlineRank (THEORY §3.4) and the bounds of §3.2.
+    """Exact worst-case expected regret of a learner (THEORY §3.4) and the bounds of §3.2–§3.3.
 
-    ``bound_thm31 = n sqrt(T M ln 2)`` is Theorem 3.1's value (it is a bound only at the paper's
-    eta); ``bound_sharp = C(n,2) ln 2 / eta + eta T M / 2`` holds for every eta > 0 (§3.2 [X]).
-    ``n_states`` is the number of canonical states over all layers ``t = 0..T``;
-    ``argmax_seq`` is a feedback sequence (original labels) attaining ``value``.
+    ``bound_thm31 = n sqrt(T M ln 2)`` is Theorem 3.1's value (a bound for OnlineRank at the
+    paper's eta); ``bound_sharp = C(n,2) ln 2 / eta + eta T M / 2`` holds for OnlineRank at every
+    eta > 0 (§3.2 [X]; NaN for other learners); ``bound_own`` is the learner's own bound
+    (:func:`learner_bound`).  ``n_states`` counts canonical states over all layers
+    ``t = 0..T``; ``argmax_seq`` (T, n) is a feedback sequence (original labels) attaining
+    ``value``.
     """
 
     n: int
@@ -226,193 +329,314 @@ class WorstCaseResult:
     n_states: int
     max_layer_states: int
     argmax_seq: np.ndarray | None = field(default=None, repr=False)
+    learner: str = "onlinerank"
+    params: dict = field(default_factory=dict)
+    bound_own: float = math.nan
+    ratio_own: float = math.nan
+    seconds: float = math.nan
+    method: str = "exact"
 
 
-def _dp_actions(n: int, family: str, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Family actions reduced modulo translation: (shifted >= 0 actions, display actions)."""
-    disp = feedback_family(n, family, k)
-    shifted = disp - disp.min(axis=1, keepdims=True)
-    _, first = np.unique(shifted, axis=0, return_index=True)
-    first = np.sort(first)
-    return shifted[first], disp[first]
+def make_result(lrn: Learner, game: Game, value: float, **extra) -> WorstCaseResult:
+    """A :class:`WorstCaseResult` with the bounds of THEORY §3.2–§3.3 filled in (shared with the
+    search adversaries)."""
+    n, T, M = game.n, game.T, game.M
+    eta = float(lrn.eta_value) if lrn.name == "onlinerank" else math.nan
+    b31 = float(theorem31_paper(n, T, M))
+    sharp = float(theorem31_sharp(n, T, M, eta)) if lrn.name == "onlinerank" else math.nan
+    own = learner_bound(lrn, game)
+    return WorstCaseResult(
+        n=n,
+        T=T,
+        family=game.family,
+        k=game.k,
+        value=float(value),
+        eta=eta,
+        M=float(M),
+        bound_thm31=b31,
+        bound_sharp=sharp,
+        ratio_thm31=value / b31,
+        ratio_sharp=value / sharp,
+        learner=lrn.name,
+        params=lrn.describe(),
+        bound_own=own,
+        ratio_own=value / own,
+        **extra,
+    )
 
 
-def _canon(X: np.ndarray) -> np.ndarray:
-    """Canonical form along the last axis: sort ascending, subtract the minimum."""
-    Y = np.sort(X, axis=-1)
-    return Y - Y[..., :1]
+class _Encoder:
+    """int64 keys of canonical states (see :mod:`onlinerank._dp_kernels`)."""
+
+    def __init__(self, n: int, B: int, labelled: bool) -> None:
+        from . import _dp_kernels as K
+
+        self.labelled = labelled
+        if labelled:
+            self.base = B + 1
+            self.binom = np.zeros((1, 1), dtype=np.int64)
+        else:
+            self.base = 0
+            self.binom = K.binomial_table(B + n - 1, n)
+        self.K = K
+
+    def successor_keys(self, X: np.ndarray, acts: np.ndarray) -> np.ndarray:
+        return self.K.successor_keys(X, acts, self.labelled, self.binom, self.base)
+
+    def successor_states(self, X: np.ndarray, acts: np.ndarray, flat: np.ndarray) -> np.ndarray:
+        out = np.empty((flat.size, X.shape[1]), dtype=X.dtype)
+        self.K.successor_states(X, acts, flat, self.labelled, out)
+        return out
 
 
-def _final_value(X: np.ndarray) -> np.ndarray:
-    """``1/2 sum_{u<v} |S(u)-S(v)|`` for sorted rows: ``1/2 sum_j S_j (2j - n + 1)``."""
-    n = X.shape[-1]
-    w = 2.0 * np.arange(n) - (n - 1)
-    return 0.5 * (X.astype(float) @ w)
+def _check_size(n: int, T: int, family: str, k: int, labelled: bool, max_states: float) -> float:
+    B = T * _span(n, family)
+    limit = (B + 1) ** n if labelled else math.comb(B + n - 1, n - 1)
+    if limit >= 2**62:
+        raise ValueError(f"T={T}: too large for the int64 state keys at n={n} ({family})")
+    est = estimate_states(n, T, family, k, labelled, stop_above=max_states)
+    if est > max_states:
+        raise ValueError(
+            f"T={T}: n={n} ({family}{', labelled' if labelled else ''}) needs about {est:.3g} canonical "
+            f"states, above the cap max_states={max_states:.3g}"
+        )
+    return est
 
 
 def exact_worst_regret(
     n: int,
     T: int,
+    *,
+    learner="onlinerank",
+    family: str = "single",
     k: int = 1,
-    eta: float | None = None,
-    family: str = "choice",
+    eta=None,
     return_argmax: bool = True,
+    max_states: float = MAX_STATES,
 ) -> WorstCaseResult:
-    """Exact maximum of OnlineRank's expected regret over all length-T feedback sequences.
+    """Exact maximum of a learner's expected regret over all length-T feedback sequences.
 
-    THEORY §3.4, using the tanh identity of §2.5.  Value function on canonical states
-    (sorted, min-subtracted cumulative scores, THEORY §3.4):
-
-    ``V_T(S) = 1/2 sum_{u<v} |S(u)-S(v)|`` and
-    ``V_t(S) = max_{s in family} [ 1/2 sum_{u<v} (s(v)-s(u)) tanh(eta/2 (S(u)-S(v)))
-    + V_{t+1}(canon(S + s)) ]``; the answer is ``V_0(0)``.
-
-    ``family``: ``"choice"`` (exactly ``k`` items; ``k = 1`` is single choice),
-    ``"choice_at_most"`` (``1 <= |U| <= k``), ``"subsets"`` (any binary vector),
-    ``"spearman"`` (``s = -sigma``; ``k`` ignored).  ``eta=None`` means the paper's
-    ``eta = n sqrt(ln 2 / (T M))`` with the exact ``M`` (§1.1, §3.2).  Reachable canonical states
-    are enumerated forward layer by layer, then values are found by backward induction,
-    vectorised per layer with numpy.  With ``return_argmax`` a maximising sequence is rebuilt.
+    THEORY §3.4 (dynamic program over canonical states, module docstring), §2.5 (per-round
+    terms), §1 (hindsight optimum), §3.2–§3.3 (bounds in the result).  ``learner``: a name, a
+    spec dict (``{"name": "fpl", "scale": 2.0}``) or a Learner whose ``scores_law()`` is not
+    None; ``eta`` (OnlineRank only; default its own, the paper's rate with the family's exact M).
+    ``family`` in :data:`DP_FAMILIES`; ``k`` for ``kchoice``.  Raises a one-line ``ValueError``
+    naming the argument, before any work, for bad input or an instance whose estimated number of
+    states (:func:`estimate_states`) exceeds ``max_states``.
     """
-    _check_family(n, family, k)
-    if T < 0:
-        raise ValueError("T must be >= 0")
-    M = complexity_M(n, family, k)
-    if eta is None:
-        if T == 0:
-            raise ValueError("the paper's eta needs T >= 1")
-        eta = paper_eta(n, T, M)
-    eta = float(eta)
-    if not eta > 0:
-        raise ValueError("eta must be positive")
+    t0 = time.perf_counter()
+    game, lrn, law = dp_learner(learner, n, T, family, k, eta)
+    labelled = law == "labelled"
+    _check_size(game.n, game.T, family, game.k, labelled, max_states)
+    n, T = game.n, game.T
 
-    acts, disp = _dp_actions(n, family, k)
-    span = int(acts.max())
-    base = T * span + 1  # canonical entries lie in [0, T*span]
-    if (n - 1) * math.log2(max(base, 2)) >= 62:
-        raise ValueError("instance too large for the integer state encoding")
-    radix = base ** np.arange(n - 2, -1, -1, dtype=np.int64)  # encodes entries 1..n-1
+    acts, disp = reduced_actions(n, family, game.k)
+    B = T * int(acts.max())
+    enc = _Encoder(n, B, labelled)
+    dtype = np.uint8 if B < 2**8 else np.int16 if B < 2**15 else np.int32
 
-    def encode(Y: np.ndarray) -> np.ndarray:
-        return Y[..., 1:] @ radix
-
-    # ---- forward: reachable canonical states per layer ----
-    layers: list[np.ndarray] = [np.zeros((1, n), dtype=np.int64)]
-    keys: list[np.ndarray] = [encode(layers[0])]
-    nxt_idx: list[np.ndarray] = []
+    # ---- forward: reachable canonical states per layer (stored as small ints, keys sorted) ----
+    # Work arrays are (states, actions): layers are processed in blocks of _BLOCK states.
+    layers = [np.zeros((1, n), dtype=dtype)]
     for _t in range(T):
         X = layers[-1]
-        Y = _canon(X[:, None, :] + acts[None, :, :])  # (N, A, n)
-        kk = encode(Y)  # (N, A)
-        uniq, first = np.unique(kk.ravel(), return_index=True)
-        layers.append(Y.reshape(-1, n)[first])
-        keys.append(uniq)
-        nxt_idx.append(np.searchsorted(uniq, kk).astype(np.int32))
+        keys, flat = [], []
+        for lo in range(0, X.shape[0], _BLOCK):
+            u, f = np.unique(enc.successor_keys(X[lo : lo + _BLOCK], acts).ravel(), return_index=True)
+            keys.append(u)
+            flat.append(f + lo * acts.shape[0])
+        _, first = np.unique(np.concatenate(keys), return_index=True)
+        layers.append(enc.successor_states(X, acts, np.concatenate(flat)[first].astype(np.int64)))
 
-    # ---- backward induction (tanh form) ----
-    iu, iv = np.triu_indices(n, 1)
-    coef = 0.5 * (acts[:, iv] - acts[:, iu]).T.astype(float)  # (P, A)
-    V = _final_value(layers[T])
-    best: list[np.ndarray] = [np.empty(0, dtype=np.int32)] * T
+    # ---- backward induction; the argmax path is kept as (action, successor index) per state ----
+    XT = layers[T]
+    blocks = range(0, XT.shape[0], _BLOCK)
+    V = np.concatenate([-hindsight_loss(XT[lo : lo + _BLOCK].astype(np.float64), 0.0) for lo in blocks])
+    zero = np.zeros((1, n), dtype=np.int64)
+    keys_next = enc.successor_keys(layers[T], zero)[:, 0]  # sorted: layers are in key order
+    best: list[np.ndarray] = [np.empty(0, dtype=np.int16)] * T
+    succ: list[np.ndarray] = [np.empty(0, dtype=np.int32)] * T
     for t in range(T - 1, -1, -1):
-        X = layers[t].astype(float)
-        th = np.tanh(0.5 * eta * (X[:, iu] - X[:, iv]))  # (N, P)
-        Q = th @ coef + V[nxt_idx[t]]  # (N, A)
-        b = np.argmax(Q, axis=1)
-        best[t] = b.astype(np.int32)
-        V = Q[np.arange(Q.shape[0]), b]
+        X = layers[t]
+        N = X.shape[0]
+        Vt = np.empty(N)
+        if return_argmax:
+            best[t] = np.empty(N, dtype=np.int16)
+            succ[t] = np.empty(N, dtype=np.int32)
+        for lo in range(0, N, _BLOCK):
+            Xb = X[lo : lo + _BLOCK]
+            nxt = np.searchsorted(keys_next, enc.successor_keys(Xb, acts))
+            Q = step_rewards(lrn, Xb, acts, family) + V[nxt]
+            b = np.argmax(Q, axis=1)
+            rows = np.arange(Q.shape[0])
+            Vt[lo : lo + Q.shape[0]] = Q[rows, b]
+            if return_argmax:
+                best[t][lo : lo + Q.shape[0]] = b
+                succ[t][lo : lo + Q.shape[0]] = nxt[rows, b]
+        V = Vt
+        keys_next = enc.successor_keys(X, zero)[:, 0]
     value = float(V[0])
 
     argmax_seq = None
     if return_argmax:
         S = np.zeros(n, dtype=np.int64)
         rows = []
+        r = 0
         for t in range(T):
-            perm = np.argsort(S, kind="stable")
-            key = encode(S[perm] - S[perm[0]])
-            r = int(np.searchsorted(keys[t], key))
-            assert keys[t][r] == key
+            # canonical label j is the item at position j of the stable sort of S (THEORY §3.4)
+            perm = np.arange(n) if labelled else np.argsort(S, kind="stable")
             s = np.empty(n, dtype=np.int64)
             s[perm] = disp[best[t][r]]
             rows.append(s)
             S += s
+            r = int(succ[t][r])
         argmax_seq = np.array(rows, dtype=np.int64).reshape(T, n)
 
-    bound_thm31 = n * math.sqrt(T * M * LN2)
-    bound_sharp = math.comb(n, 2) * LN2 / eta + eta * T * M / 2.0
     sizes = [len(L) for L in layers]
-    return WorstCaseResult(
-        n=n,
-        T=T,
-        family=family,
-        k=k,
-        value=value,
-        eta=eta,
-        M=M,
-        bound_thm31=bound_thm31,
-        bound_sharp=bound_sharp,
-        ratio_thm31=value / bound_thm31 if bound_thm31 > 0 else math.nan,
-        ratio_sharp=value / bound_sharp,
+    return make_result(
+        lrn,
+        game,
+        value,
         n_states=int(sum(sizes)),
         max_layer_states=int(max(sizes)),
         argmax_seq=argmax_seq,
+        seconds=time.perf_counter() - t0,
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Replay of explicit sequences and brute force (independent of the DP's state reduction)
+# --------------------------------------------------------------------------------------------
+
+
+def infer_family(seq: np.ndarray) -> tuple[str, int]:
+    """``(family, k)`` of an integer feedback sequence (T, n) (THEORY §1 families): ``single``,
+    ``kchoice`` (constant ``|U| = k <= n/2``), ``subset`` (other 0/1 rows), ``spearman``
+    (rows ``-sigma``)."""
+    seq = np.asarray(seq)
+    n = seq.shape[1]
+    if np.all((seq == 0) | (seq == 1)):
+        sizes = seq.sum(axis=1)
+        if np.all(sizes == 1):
+            return "single", 1
+        if np.all(sizes == sizes[0]) and 2 <= 2 * sizes[0] <= n:
+            return "kchoice", int(sizes[0])
+        return "subset", 1
+    if np.array_equal(np.sort(-seq, axis=1), np.broadcast_to(np.arange(1, n + 1), seq.shape)):
+        return "spearman", 1
+    raise ValueError("seq: not a sequence of single, k-choice, subset or Spearman feedback")
+
+
+def play_regret(lrn: Learner, game: Game, seqs: np.ndarray, items: bool = True) -> np.ndarray:
+    """Exact expected regret of every sequence ``seqs[r]`` (R, T, n) against the learner, played
+    forward with its own ``expected_loss`` and ``update`` (R replicates) and the hindsight optimum
+    of THEORY §1.  With ``items`` (default), rounds whose rows are all ``1_U`` with one |U| in
+    ``1..n-1`` are passed as chosen items (the learners' fast paths), otherwise as dense values."""
+    seqs = np.asarray(seqs)
+    R, T, n = seqs.shape
+    lrn.reset(game, R)
+    total = np.zeros(R)
+    abs_total = np.zeros(R)
+    S = np.zeros((R, n))
+    binary = items and game.family != "spearman" and bool(np.all((seqs == 0) | (seqs == 1)))
+    for t in range(T):
+        row = seqs[:, t, :]
+        fb = None
+        if binary:
+            size = row.sum(axis=1)
+            if 0 < size[0] < n and np.all(size == size[0]):
+                chosen = np.sort(np.argsort(-row, axis=1, kind="stable")[:, : int(size[0])], axis=1)
+                fb = Feedback(n, items=chosen, family=game.family)
+        if fb is None:
+            fb = Feedback(n, values=np.ascontiguousarray(row, dtype=np.float64), family=game.family)
+        total += lrn.expected_loss(fb)
+        abs_total += fb.pair_abs_sum()
+        lrn.update(fb)
+        fb.add_to(S)
+    return total - hindsight_loss(S, abs_total)
+
+
+def sequence_regret(
+    seq: np.ndarray,
+    n: int | None = None,
+    eta=None,
+    *,
+    learner="onlinerank",
+    family: str | None = None,
+    k: int | None = None,
+) -> float:
+    """A learner's exact expected regret on an explicit sequence ``seq`` (T, n) (THEORY §1, §2.5).
+
+    The learner (default OnlineRank; ``eta`` as in :func:`exact_worst_regret`) plays the
+    sequence with its own exact ``expected_loss`` and ``update``; its game has ``T = len(seq)``
+    and the family inferred from ``seq`` unless given (it tunes the learners' default rates).
+    """
+    seq = np.asarray(seq)
+    if seq.ndim != 2:
+        raise ValueError(f"seq must have shape (T, n), got {seq.shape}")
+    if n is not None and seq.shape[1] != n:
+        raise ValueError(f"seq has {seq.shape[1]} columns, expected n={n}")
+    if family is None:
+        family, k0 = infer_family(seq)
+        k = k0 if k is None else k
+    game, lrn, _ = dp_learner(learner, seq.shape[1], seq.shape[0], family, 1 if k is None else k, eta)
+    return float(play_regret(lrn, game, seq[None])[0])
 
 
 def brute_force_worst_regret(
     n: int,
     T: int,
-    family: str = "choice",
+    *,
+    learner="onlinerank",
+    family: str = "single",
     k: int = 1,
-    eta: float | None = None,
+    eta=None,
     return_argmax: bool = False,
+    limit: int = 500_000,
     chunk: int = 4096,
 ) -> float | tuple[float, np.ndarray]:
-    """Maximum expected regret over ALL feedback sequences by direct enumeration (THEORY §3.4).
-
-    Evaluates :func:`sequence_regret`'s direct (expit) formula on every one of ``A^T`` sequences
-    of the (unreduced) family of :func:`feedback_family`; tiny instances only.  ``eta=None``
-    means the paper's eta.  Returns the value, or ``(value, sequence)`` with ``return_argmax``.
-    """
-    _check_family(n, family, k)
-    if eta is None:
-        eta = paper_eta(n, T, complexity_M(n, family, k))
-    acts = feedback_family(n, family, k).astype(float)
+    """Maximum expected regret over ALL ``A^T`` sequences of the (unreduced) family, each played
+    by the learner forward with its own ``expected_loss`` and ``update`` (THEORY §3.4 cross-check;
+    no state reduction, no ``set_scores``).  Tiny instances only (``A^T <= limit``)."""
+    game, lrn, _ = dp_learner(learner, n, T, family, k, eta)
+    acts = family_actions(n, family, game.k).astype(np.float64)
     A = acts.shape[0]
-    if A**T > 5_000_000:
-        raise ValueError(f"{A}^{T} sequences is too many for brute force")
-    best_val = -math.inf
-    best_seq = np.zeros((T, n))
+    if A**T > limit:
+        raise ValueError(f"T={T}: {A}^{T} sequences is too many for brute force (limit {limit})")
+    best_val, best_seq = -math.inf, None
     it = itertools.product(range(A), repeat=T)
     while True:
         block = list(itertools.islice(it, chunk))
         if not block:
             break
-        idx = np.array(block, dtype=np.int64).reshape(len(block), T)
-        seqs = acts[idx]  # (B, T, n)
-        vals = _sequence_regret_batch(seqs, eta)
+        seqs = acts[np.array(block, dtype=np.int64).reshape(len(block), T)]
+        vals = play_regret(lrn, game, seqs, items=False)
         j = int(np.argmax(vals))
         if vals[j] > best_val:
-            best_val = float(vals[j])
-            best_seq = seqs[j]
-    if return_argmax:
-        return best_val, best_seq
-    return best_val
+            best_val, best_seq = float(vals[j]), seqs[j].astype(np.int64)
+    return (best_val, best_seq) if return_argmax else best_val
 
 
-def worst_case_rows(cases: list[dict]) -> list[dict]:
-    """Pipeline table: exact worst case for each ``{family, n, k, T: [...], eta_factor: [...]}``.
+# --------------------------------------------------------------------------------------------
+# The pipeline's OnlineRank table (figure worst_case.png, claims)
+# --------------------------------------------------------------------------------------------
 
-    ``eta_factor`` multiplies the paper's eta (default ``[1.0]``); Theorem 3.1's sharp bound holds
-    for every eta (THEORY §3.2 [X]), so every row must have ``value <= bound_sharp``.
+
+def worst_case_rows(section) -> list[dict]:
+    """Pipeline table of OnlineRank's exact worst cases (THEORY §3.4): for each case
+    ``{family, n, k, T: [...], eta_factor: [...]}`` (``eta_factor`` multiplies the paper's eta,
+    default ``[1.0]``).  ``section`` is the config's ``worst_case`` section, whose ``exact`` key
+    holds the cases.  Columns: family, n, k, T,
+    eta_factor, eta, M, value, bound_thm31, bound_sharp, ratio_thm31, ratio_sharp, states.
     """
     rows = []
-    for case in cases:
-        fam, n, k = case.get("family", "choice"), int(case["n"]), int(case.get("k", 1))
+    for case in section.get("exact", []):
+        fam, k = case.get("family", "single"), int(case.get("k", 1))
+        n = int(case["n"])
         for T in case["T"]:
-            eta_p = paper_eta(n, int(T), complexity_M(n, fam, k))
+            eta_p = float(theorem31_eta(n, int(T), fam, k))
             for f in case.get("eta_factor", [1.0]):
-                r = exact_worst_regret(n, int(T), k=k, eta=eta_p * float(f), family=fam, return_argmax=False)
+                r = exact_worst_regret(n, int(T), family=fam, k=k, eta=eta_p * float(f), return_argmax=False)
                 rows.append(
                     {
                         "family": fam,
@@ -431,3 +655,10 @@ def worst_case_rows(cases: list[dict]) -> list[dict]:
                     }
                 )
     return rows
+
+
+def theorem31_eta(n: int, T: int, family: str, k: int = 1) -> float:
+    """The paper's rate ``eta_p = n sqrt(ln 2 / (T M))`` with the family's exact M (THEORY §3.2)."""
+    from .bounds import eta_paper
+
+    return float(eta_paper(n, T, family_M(family, n, k)))

@@ -31,6 +31,19 @@ FIGURES = {
         caption="Exact worst case over all feedback sequences (dynamic program) for tiny n, at several "
         "learning rates, against the sharp bound at the same rate.",
     ),
+    "worst_case_learners": dict(
+        tables=["worst_case_learners"],
+        claim="beyond.worst_case_learners",
+        caption="Every learner's exact worst-case regret (dynamic program over all sequences) side by "
+        "side, and beyond the DP every learner against the same adversaries (greedy, cyclic and the "
+        "search), with Theorem 3.1's bound and each baseline's own bound.",
+    ),
+    "tightness": dict(
+        tables=["tightness"],
+        claim="beyond.tightness",
+        caption="How tight Theorem 3.1 is: OnlineRank's worst case (exact where the DP reaches, search "
+        "beyond) over the sharp bound, versus T for several η/η_p and n.",
+    ),
     "lower_normalized": dict(
         tables=["lower_curves", "sim_lower"],
         claim="thm3.3.lower",

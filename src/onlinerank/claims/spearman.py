@@ -8,7 +8,7 @@ from collections import defaultdict
 from .. import bounds as B
 from .common import at_paper_eta, cell_params, final, ratio_cells
 from .registry import SIM_COLUMNS, claim, make_cell
-from .stats import abs_interval, asymptotic_exponent
+from .stats import asymptotic_exponent
 
 SIM = {"sim_spearman": SIM_COLUMNS}
 
@@ -98,8 +98,13 @@ def spearman_exponent(ctx):
             make_cell(
                 ctx,
                 f"{key[0]}: {key[1]} / {key[2]}, T={key[3]} (n in {rs[0]['n']}..{rs[-1]['n']})",
-                {**cell_params(rs[-1]), "n": [r["n"] for r in rs], "estimate": fit["estimate"],
-                 "ci": [fit["ci_low"], fit["ci_high"]], "reference": ref},
+                {
+                    **cell_params(rs[-1]),
+                    "n": [r["n"] for r in rs],
+                    "estimate": fit["estimate"],
+                    "ci": [fit["ci_low"], fit["ci_high"]],
+                    "reference": ref,
+                },
                 fit["estimate"] - ref,
                 fit["ci_low"] - ref,
                 fit["ci_high"] - ref,

@@ -167,6 +167,30 @@ class Learner:
         """Parameters that identify this learner in outputs."""
         return {"learner": self.name}
 
-    # --- exact worst case (dynamic program over cumulative scores) ---------------------------------
-    # Reserved for the worst-case engine (``onlinerank.worst_case``): hooks that set a learner's
-    # state from cumulative scores are declared here, each with its default.
+    # --- exact worst-case DP hooks (onlinerank.worst_case) ----------------------------------------
+    # A learner whose law of the coming ranking is a function of the cumulative scores S alone can
+    # be put "in state S" for a batch of states; the DP then asks its own expected_loss.
+
+    def scores_law(self) -> str | None:
+        """How the law of the coming ranking depends on the cumulative scores ``S`` (after reset):
+
+        ``"symmetric"``: a function of ``S`` only, invariant under ``S -> S + c`` and equivariant
+        under relabelling the items; ``"labelled"``: a function of ``S`` invariant under
+        translation but not under relabelling (e.g. ties broken by item id); ``None``: not a
+        function of ``S`` (internal randomness or history), so the exact DP refuses the learner.
+        """
+        return None
+
+    def set_scores(self, S: np.ndarray) -> None:
+        """Put the learner in the state reached after cumulative scores ``S`` (R, n), one
+        replicate per row (the replicate count becomes R); needs a prior :meth:`reset`."""
+        raise NotImplementedError(
+            f"learner {self.name!r} cannot be put in a state S: its law is not a function of the "
+            "cumulative scores"
+        )
+
+    def state_floats(self) -> int:
+        """Floats of state per replicate (sizes the DP's batches of states); after reset."""
+        return self.game.n * self.game.n
+
+    # --- end of exact worst-case DP hooks ---------------------------------------------------------

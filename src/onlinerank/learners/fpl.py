@@ -222,6 +222,20 @@ class FollowPerturbedLeader(Learner):
         self.t += B
         return True
 
+    # --- exact worst-case DP hooks (onlinerank.worst_case) ----------------------------------------
+    def scores_law(self) -> str | None:
+        """Noise ``U[0, c]`` on ``S``: symmetric for ``c > 0``; ``c = 0`` is FTL (ties by item id,
+        labelled); the Monte Carlo estimate (``expected="mc"``) is no exact law, so ``None``."""
+        if self.expected == "mc":
+            return None
+        return "labelled" if self.scale_value == 0 else "symmetric"
+
+    def set_scores(self, S: np.ndarray) -> None:
+        self.S = np.array(S, dtype=np.float64)
+        self.reps = self.S.shape[0]
+
+    # --- end of exact worst-case DP hooks ---------------------------------------------------------
+
     def describe(self) -> dict:
         return {
             "learner": self.name,

@@ -141,6 +141,28 @@ class Hedge(Learner):
 
     pair_probs = marginals
 
+    # --- exact worst-case DP hooks (onlinerank.worst_case) ----------------------------------------
+    def scores_law(self) -> str:
+        """``L(pi) = sum_u (pi(u)-1) S(u) - const`` for every family (linearity of the position
+        loss and THEORY §1's identity), so the law is a function of ``S``: symmetric in the items
+        and, since ``sum_u (pi(u)-1) = C(n,2)`` for every ``pi``, translation-free."""
+        return "symmetric"
+
+    def set_scores(self, S: np.ndarray) -> None:
+        S = np.asarray(S, dtype=np.float64)
+        if S.shape[0] != self.reps:
+            self.reset(self.game, S.shape[0])
+        self._cache = None
+        # the cumulative loss of every ranking against "feedback S", up to a pi-independent constant
+        self.L = self.losses(Feedback(self.game.n, values=S)).copy()
+        self._cache = None
+        self._refresh()
+
+    def state_floats(self) -> int:
+        return 4 * self.orders.shape[0]
+
+    # --- end of exact worst-case DP hooks ---------------------------------------------------------
+
     def describe(self) -> dict:
         return {
             "learner": self.name,

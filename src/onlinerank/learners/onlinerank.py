@@ -74,6 +74,22 @@ class OnlineRank(Learner):
     def pair_probs(self) -> np.ndarray:
         return self.state.pair_probs()
 
+    # --- exact worst-case DP hooks (onlinerank.worst_case) ----------------------------------------
+    def scores_law(self) -> str:
+        """Bradley–Terry on ``eta S`` (either sampler): symmetric in the items, translation-free."""
+        return "symmetric"
+
+    def set_scores(self, S: np.ndarray) -> None:
+        S = np.asarray(S, dtype=np.float64)
+        self.reps = S.shape[0]
+        self.state = LogWeights(self.eta_value, self.reps, self.game.n)
+        self.state.S = S
+
+    def state_floats(self) -> int:
+        return 8 * self.game.n
+
+    # --- end of exact worst-case DP hooks ---------------------------------------------------------
+
     def describe(self) -> dict:
         return {
             "learner": self.name,

@@ -340,6 +340,39 @@ class PermELearn(Learner):
             self.K[self.K < _TINY] = 0.0
         self._balance()
 
+    # --- exact worst-case DP hooks (onlinerank.worst_case) ----------------------------------------
+    def scores_law(self) -> str:
+        """``W`` is the Sinkhorn balancing of ``exp(-eta Lcum)`` with ``Lcum[u, j] = j S'(u) / c``,
+        unique for a positive matrix, so the law is a function of ``S`` (symmetric: relabelling
+        permutes the rows; translation-free: a shift of ``S'`` scales the columns).  The warm
+        start makes the stored scalings history-dependent only within ``tol``."""
+        return "symmetric"
+
+    def set_scores(self, S: np.ndarray) -> None:
+        """Cold start from ``S``: log-domain Sinkhorn potentials ``f, g`` first (so that ``K``
+        keeps no entry that only underflow would separate from 0), then :meth:`_balance`."""
+        from scipy.special import logsumexp
+
+        S = np.asarray(S, dtype=np.float64)
+        if S.shape[0] != self.reps:
+            self.reset(self.game, S.shape[0])
+        self.S = S - S.min(axis=1, keepdims=True)
+        C = -(self.eta_value / self.c) * self.S[:, :, None] * self.j
+        f = np.zeros_like(self.S)
+        g = np.zeros_like(self.S)
+        for _ in range(30):
+            f = -logsumexp(C + g[:, None, :], axis=2)
+            g = -logsumexp(C + f[:, :, None], axis=1)
+        self.f, self.g = f, g
+        K = np.exp(C + f[:, :, None] + g[:, None, :])
+        K[K < _TINY] = 0.0
+        self.K = K
+        self.a = np.ones_like(self.S)
+        self.b = np.ones_like(self.S)
+        self._balance()
+
+    # --- end of exact worst-case DP hooks ---------------------------------------------------------
+
     def describe(self) -> dict:
         return {
             "learner": self.name,

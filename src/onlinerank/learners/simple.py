@@ -55,6 +55,17 @@ class FollowTheLeader(Learner):
         ftl_items(self.S, block.items, exp_loss, loss, keys is not None)
         return True
 
+    # --- exact worst-case DP hooks (onlinerank.worst_case) ----------------------------------------
+    def scores_law(self) -> str:
+        """Sort by ``S``, ties by item id: translation-free but not symmetric in the items."""
+        return "labelled"
+
+    def set_scores(self, S: np.ndarray) -> None:
+        self.S = np.array(S, dtype=np.float64)
+        self.reps = self.S.shape[0]
+
+    # --- end of exact worst-case DP hooks ---------------------------------------------------------
+
 
 @register
 class UniformRanking(Learner):
@@ -94,3 +105,16 @@ class UniformRanking(Learner):
             uniform_items_loss(block.items, keys, int(t0), self.game.n, loss)
         exp_loss += add
         return True
+
+    # --- exact worst-case DP hooks (onlinerank.worst_case) ----------------------------------------
+    def scores_law(self) -> str:
+        """The same law in every state."""
+        return "symmetric"
+
+    def set_scores(self, S: np.ndarray) -> None:
+        self.reps = np.asarray(S).shape[0]
+
+    def state_floats(self) -> int:
+        return self.game.n
+
+    # --- end of exact worst-case DP hooks ---------------------------------------------------------

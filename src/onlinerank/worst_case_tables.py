@@ -1,0 +1,406 @@
+"""Pipeline tables of issue 14: the exact worst case of every learner (a sound Section 4
+comparison) and how tight Theorem 3.1 is — findings beyond the paper (THEORY §3.2–§3.4).
+
+Entry points take the config's ``worst_case`` section (and the ``learners`` mapping) and return
+tidy rows; :func:`validate_worst_case` checks the section.  Section shape::
+
+    worst_case:
+      exact: [{family, n, k, T: [...], eta_factor: [...]}]   # OnlineRank table (worst_case_rows)
+      family: single                  # feedback family of comparison and tightness
+      k: 1                            # items per round (kchoice)
+      max_states: 20000000            # cap of every DP (estimated canonical states)
+      learners: [onlinerank-pl, hedge, fpl, permelearn, ftl, uniform-ranking]   # labels
+      comparison:
+        exact:  [{n: 3, T: 100}, ...]          # every learner's exact worst case (DP)
+        search: [{n: 6, T: 200}, ...]          # beyond the DP: the common adversaries only
+        adversaries: [greedy, cyclic]          # registered adversaries, besides the search
+        max_n: {hedge: 6}                      # skip a learner (name or label) above this n
+      tightness:
+        eta_factor: [0.25, 0.5, 1.0, 2.0]      # multiples of the paper's eta
+        exact:  [{n: 3, T: [100, 400]}, ...]   # OnlineRank's exact worst case
+        search: [{n: 10, T: [300]}, ...]       # the search adversary beyond the DP
+        width: 0                               # beam width here (0: staircase only; default
+                                               # search.width)
+      search: {width: 300, max_evals: 5000}    # beam width, staircase sequences per start
+
+Rows carry the sequence that attains each value (:func:`encode_sequence`), so anyone can replay
+it: ``onlinerank.simulate.exact_expected_regret(decode_sequence(...), eta)`` for OnlineRank, or
+:func:`onlinerank.worst_case.sequence_regret` with the learner for any learner
+(:func:`replay_row` does it for a row).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .worst_case import (
+    DP_FAMILIES,
+    MAX_STATES,
+    WorstCaseResult,
+    _check_size,
+    dp_learner,
+    exact_worst_regret,
+    sequence_regret,
+    theorem31_eta,
+)
+
+__all__ = [
+    "comparison_rows",
+    "decode_sequence",
+    "encode_sequence",
+    "fraction_of_exact_rows",
+    "largest_ratio_rows",
+    "replay_row",
+    "tightness_rows",
+    "validate_worst_case",
+]
+
+_KEYS = ("exact", "family", "k", "max_states", "learners", "comparison", "tightness", "search")
+
+
+# --------------------------------------------------------------------------------------------
+# Sequences in a table cell
+# --------------------------------------------------------------------------------------------
+
+
+def encode_sequence(seq: np.ndarray, family: str) -> str:
+    """A feedback sequence (THEORY §1 families) as text, one token per round separated by
+    spaces: the chosen items joined by ``+`` (binary families; ``-`` for the empty set), or
+    Spearman's positions ``sigma(0).sigma(1)...``."""
+    seq = np.asarray(seq, dtype=np.int64)
+    if family == "spearman":
+        return " ".join(".".join(str(int(-x)) for x in row) for row in seq)
+    return " ".join("+".join(str(int(u)) for u in np.flatnonzero(row)) or "-" for row in seq)
+
+
+def decode_sequence(text: str, n: int, family: str) -> np.ndarray:
+    """The (T, n) int feedback sequence (THEORY §1) of :func:`encode_sequence`'s ``text``."""
+    rows = []
+    for tok in text.split():
+        if family == "spearman":
+            rows.append([-int(x) for x in tok.split(".")])
+        else:
+            r = np.zeros(n, dtype=np.int64)
+            if tok != "-":
+                r[[int(u) for u in tok.split("+")]] = 1
+            rows.append(r)
+    return np.array(rows, dtype=np.int64).reshape(-1, n)
+
+
+def replay_row(row: dict, learners: dict) -> float:
+    """The exact expected regret (THEORY §2.5) of a row's sequence, replayed with the row's
+    learner (its label
+    in ``learners``, or OnlineRank at the row's eta for tightness rows)."""
+    seq = decode_sequence(str(row["sequence"]), int(row["n"]), row["family"])
+    if "learner" in row:
+        spec = learners[row["learner"]]
+        return sequence_regret(seq, learner=spec, family=row["family"], k=int(row["k"]))
+    return sequence_regret(seq, eta=float(row["eta"]), family=row["family"], k=int(row["k"]))
+
+
+# --------------------------------------------------------------------------------------------
+# Validation
+# --------------------------------------------------------------------------------------------
+
+
+def _fail(key: str, value, why: str) -> None:
+    where = f"worst_case.{key}" if key else "worst_case"
+    raise ValueError(f"config error at {where}: {why} (got {value!r})")
+
+
+def _int(key: str, v, lo: int = 1) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+        _fail(key, v, f"must be an integer >= {lo}")
+    return v
+
+
+def _ints(key: str, v, lo: int = 1) -> list[int]:
+    if not isinstance(v, list) or not v:
+        _fail(key, v, "must be a non-empty list of integers")
+    return [_int(key, x, lo) for x in v]
+
+
+def _mapping(key: str, v, allowed: tuple[str, ...]) -> dict:
+    if not isinstance(v, dict):
+        _fail(key, v, f"must be a mapping with keys among {', '.join(allowed)}")
+    for x in v:
+        if x not in allowed:
+            _fail(f"{key}.{x}" if key else x, v[x], f"unknown key; allowed: {', '.join(allowed)}")
+    return v
+
+
+def _points(key: str, v, T_list: bool) -> list[dict]:
+    if not isinstance(v, list):
+        _fail(key, v, "must be a list of {n, T} points")
+    for i, p in enumerate(v):
+        _mapping(f"{key}[{i}]", p, ("n", "T"))
+        if "n" not in p or "T" not in p:
+            _fail(f"{key}[{i}]", p, "needs n and T")
+        _int(f"{key}[{i}].n", p["n"], 2)
+        (_ints if T_list else _int)(f"{key}[{i}].T", p["T"])
+    return v
+
+
+def validate_worst_case(section: dict, learners: dict) -> None:
+    """Check the ``worst_case`` section against :func:`onlinerank.worst_case.exact_worst_regret`'s
+    rules (THEORY §3.4 DP sizes) before any work; raises a one-line ``ValueError`` naming the
+    key and the value.
+
+    ``learners`` is the config's ``learners`` mapping (label -> spec).  Checked: known keys,
+    families in the package's vocabulary, integer sizes, every learner label known and with a
+    law that is a function of S, registered adversaries that produce the family, and the
+    estimated states of every DP instance against ``max_states``.
+    """
+    if not isinstance(section, dict):
+        _fail("", section, "must be a mapping (the former list of cases goes under worst_case.exact)")
+    _mapping("", section, _KEYS)
+    cap = section.get("max_states", MAX_STATES)
+    if isinstance(cap, bool) or not isinstance(cap, int | float) or not cap >= 1:
+        _fail("max_states", cap, "must be a number >= 1")
+    for i, case in enumerate(section.get("exact", [])):
+        where = f"exact[{i}]"
+        _mapping(where, case, ("family", "n", "k", "T", "eta_factor"))
+        fam = case.get("family", "single")
+        if fam not in DP_FAMILIES:
+            _fail(f"{where}.family", fam, f"must be one of {', '.join(DP_FAMILIES)}")
+        n, k = _int(f"{where}.n", case.get("n"), 2), _int(f"{where}.k", case.get("k", 1))
+        for T in _ints(f"{where}.T", case.get("T")):
+            _check_dp(f"{where}.T", "onlinerank", n, T, fam, k, cap)
+        for f in case.get("eta_factor", [1.0]):
+            if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
+                _fail(f"{where}.eta_factor", f, "must be positive numbers")
+    fam = section.get("family", "single")
+    if fam not in DP_FAMILIES:
+        _fail("family", fam, f"must be one of {', '.join(DP_FAMILIES)}")
+    k = _int("k", section.get("k", 1))
+    labels = section.get("learners", [])
+    if not isinstance(labels, list):
+        _fail("learners", labels, "must be a list of learner labels")
+    specs = {}
+    for lab in labels:
+        if lab not in learners:
+            _fail("learners", lab, f"unknown learner label; known: {', '.join(sorted(learners))}")
+        specs[lab] = learners[lab]
+        try:
+            dp_learner(learners[lab], max(2 * k, 3), 2, fam, k)
+        except ValueError as e:
+            _fail("learners", lab, str(e))
+    comp = _mapping("comparison", section.get("comparison", {}), ("exact", "search", "adversaries", "max_n"))
+    if comp and not labels:
+        _fail("learners", labels, "the comparison needs at least one learner")
+    max_n = _mapping("comparison.max_n", comp.get("max_n", {}), tuple(labels) + _names(specs))
+    for key, v in max_n.items():
+        _int(f"comparison.max_n.{key}", v, 2)
+    for i, p in enumerate(_points("comparison.exact", comp.get("exact", []), T_list=False)):
+        for lab, spec in specs.items():
+            if p["n"] <= _max_n(max_n, lab, spec):
+                _check_dp(f"comparison.exact[{i}].T", spec, p["n"], p["T"], fam, k, cap)
+    _points("comparison.search", comp.get("search", []), T_list=False)
+    advs = comp.get("adversaries", [])
+    if not isinstance(advs, list):
+        _fail("comparison.adversaries", advs, "must be a list of registered adversary names")
+    from .adversaries import ADVERSARIES
+
+    for a in advs:
+        if a not in ADVERSARIES:
+            _fail("comparison.adversaries", a, f"unknown adversary; known: {', '.join(sorted(ADVERSARIES))}")
+        if fam not in ADVERSARIES[a].families:
+            _fail("comparison.adversaries", a, f"does not produce {fam!r} feedback")
+    tight = _mapping("tightness", section.get("tightness", {}), ("eta_factor", "exact", "search", "width"))
+    if "width" in tight:
+        _int("tightness.width", tight["width"], 0)
+    for f in tight.get("eta_factor", [1.0]):
+        if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
+            _fail("tightness.eta_factor", f, "must be positive numbers")
+    for i, p in enumerate(_points("tightness.exact", tight.get("exact", []), T_list=True)):
+        for T in p["T"]:
+            _check_dp(f"tightness.exact[{i}].T", "onlinerank", p["n"], T, fam, k, cap)
+    _points("tightness.search", tight.get("search", []), T_list=True)
+    srch = _mapping("search", section.get("search", {}), ("width", "max_evals"))
+    for key in ("width", "max_evals"):
+        if key in srch:
+            _int(f"search.{key}", srch[key])
+
+
+def _names(specs: dict) -> tuple[str, ...]:
+    return tuple(sorted({s["name"] for s in specs.values()}))
+
+
+def _max_n(max_n: dict, label: str, spec: dict) -> float:
+    return max_n.get(label, max_n.get(spec["name"], math.inf))
+
+
+def _check_dp(key: str, learner, n: int, T: int, family: str, k: int, cap: float) -> None:
+    try:
+        _, lrn, law = dp_learner(learner, n, T, family, k)
+        _check_size(n, T, family, k, law == "labelled", cap)
+    except ValueError as e:
+        name = learner if isinstance(learner, str) else learner["name"]
+        _fail(key, T, f"{name}: {e}")
+
+
+# --------------------------------------------------------------------------------------------
+# The comparison of learners (Section 4, soundly)
+# --------------------------------------------------------------------------------------------
+
+
+def _row(label: str, r: WorstCaseResult, kind: str) -> dict:
+    return {
+        "family": r.family,
+        "n": r.n,
+        "k": r.k,
+        "T": r.T,
+        "learner": label,
+        "learner_name": r.learner,
+        "kind": kind,
+        "method": r.method,
+        "value": r.value,
+        "bound_thm31": r.bound_thm31,
+        "bound_own": r.bound_own,
+        "ratio_thm31": r.ratio_thm31,
+        "ratio_own": r.ratio_own,
+        "states": r.n_states,
+        "sequence": encode_sequence(r.argmax_seq, r.family),
+    }
+
+
+def comparison_rows(section: dict, learners: dict, part: str = "all") -> list[dict]:
+    """Every learner's exact worst case at the DP sizes, and every learner against the common
+    adversaries (``comparison.adversaries`` plus the search: staircase and beam) at all sizes.
+
+    Columns: family, n, k, T, learner (label), learner_name, kind (``exact``: the DP's worst
+    case; ``adversary``: a lower bound on it), method (``exact``, an adversary's name,
+    ``staircase``, ``beam``), value, bound_thm31 (Theorem 3.1 for OnlineRank at the paper's eta,
+    ``n sqrt(T M ln 2)``), bound_own (the learner's own bound, NaN if none), ratio_thm31,
+    ratio_own, states (DP states, or sequences/states visited by a search), sequence.  ``part``:
+    ``"exact"`` (the DP rows only), ``"search"`` (the adversary rows only) or ``"all"``.
+    """
+    from .worst_case_search import STAIRCASE_FAMILIES, adversary_regret, beam_search, staircase_search
+
+    if part not in ("all", "exact", "search"):
+        raise ValueError(f"part must be 'all', 'exact' or 'search', got {part!r}")
+    fam, k = section.get("family", "single"), int(section.get("k", 1))
+    cap = section.get("max_states", MAX_STATES)
+    comp = section.get("comparison", {})
+    srch = section.get("search", {})
+    width, evals = int(srch.get("width", 300)), int(srch.get("max_evals", 5000))
+    max_n = comp.get("max_n", {})
+    exact_pts = [(int(p["n"]), int(p["T"])) for p in comp.get("exact", [])]
+    search_pts = [(int(p["n"]), int(p["T"])) for p in comp.get("search", [])]
+    rows = []
+    for label in section.get("learners", []):
+        spec = learners[label]
+        for n, T in exact_pts + search_pts:
+            if n > _max_n(max_n, label, spec):
+                continue
+            kw = {"learner": spec, "family": fam, "k": k}
+            if part != "search" and (n, T) in exact_pts:
+                rows.append(_row(label, exact_worst_regret(n, T, max_states=cap, **kw), "exact"))
+            if part == "exact":
+                continue
+            for adv in comp.get("adversaries", []):
+                rows.append(_row(label, adversary_regret(n, T, adversary=adv, **kw), "adversary"))
+            if fam in STAIRCASE_FAMILIES:
+                rows.append(_row(label, staircase_search(n, T, max_evals=evals, **kw), "adversary"))
+            rows.append(_row(label, beam_search(n, T, width=width, **kw), "adversary"))
+    return rows
+
+
+def fraction_of_exact_rows(rows: list[dict]) -> list[dict]:
+    """For every adversary row of :func:`comparison_rows` at a DP size: the fraction of the
+    learner's exact worst case (THEORY §3.4) it reaches (``value / exact``).  This is what makes the greedy
+    adversary's numbers an observation about the adversary, not a comparison of learners (issue
+    14: greedy reaches ~0.9 of OnlineRank's worst case but only ~0.3-0.4 of FPL's).  Columns:
+    family, n, k, T, learner, method, value, exact, fraction."""
+    exact = {(r["n"], r["T"], r["learner"]): r["value"] for r in rows if r["kind"] == "exact"}
+    out = []
+    for r in rows:
+        key = (r["n"], r["T"], r["learner"])
+        if r["kind"] == "adversary" and key in exact:
+            e = exact[key]
+            out.append(
+                {
+                    **{c: r[c] for c in ("family", "n", "k", "T", "learner", "method", "value")},
+                    "exact": e,
+                    "fraction": r["value"] / e if e > 0 else math.nan,
+                }
+            )
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# How tight Theorem 3.1 is (OnlineRank)
+# --------------------------------------------------------------------------------------------
+
+
+def tightness_rows(section: dict, part: str = "all") -> list[dict]:
+    """OnlineRank's worst case over the ``tightness`` grid of (n, T, eta / eta_p): exact (DP)
+    where listed under ``exact``, else the best of the staircase and the beam search (a lower
+    bound on the worst case; the staircase alone with ``tightness.width: 0``), against Theorem
+    3.1 in its sharp form at that eta, ``C(n,2) ln 2 / eta + eta T M / 2``, and its paper form
+    ``n sqrt(T M ln 2)``.
+
+    Columns: family, n, k, T, eta_factor, eta, M, kind (``exact`` / ``search``), method
+    (``exact``, ``staircase`` or ``beam``), value, bound_thm31, bound_sharp, ratio_thm31,
+    ratio_sharp (the tightness), states, sequence.  ``part`` as in :func:`comparison_rows`.
+    """
+    from .worst_case_search import search_worst_regret, staircase_search
+
+    if part not in ("all", "exact", "search"):
+        raise ValueError(f"part must be 'all', 'exact' or 'search', got {part!r}")
+    fam, k = section.get("family", "single"), int(section.get("k", 1))
+    cap = section.get("max_states", MAX_STATES)
+    tight = section.get("tightness", {})
+    srch = section.get("search", {})
+    width, evals = int(tight.get("width", srch.get("width", 300))), int(srch.get("max_evals", 5000))
+    factors = [float(f) for f in tight.get("eta_factor", [1.0])]
+    rows = []
+    for kind, pts in (("exact", tight.get("exact", [])), ("search", tight.get("search", []))):
+        if part not in ("all", kind):
+            continue
+        for p in pts:
+            n = int(p["n"])
+            for T in p["T"]:
+                eta_p = theorem31_eta(n, int(T), fam, k)
+                for f in factors:
+                    kw = {"family": fam, "k": k, "eta": f * eta_p}
+                    if kind == "exact":
+                        r = exact_worst_regret(n, int(T), max_states=cap, **kw)
+                    elif width > 0:
+                        r = search_worst_regret(n, int(T), width=width, max_evals=evals, **kw)
+                    else:
+                        r = staircase_search(n, int(T), max_evals=evals, **kw)
+                    rows.append(
+                        {
+                            "family": fam,
+                            "n": n,
+                            "k": k,
+                            "T": int(T),
+                            "eta_factor": f,
+                            "eta": r.eta,
+                            "M": r.M,
+                            "kind": kind,
+                            "method": r.method,
+                            "value": r.value,
+                            "bound_thm31": r.bound_thm31,
+                            "bound_sharp": r.bound_sharp,
+                            "ratio_thm31": r.ratio_thm31,
+                            "ratio_sharp": r.ratio_sharp,
+                            "states": r.n_states,
+                            "sequence": encode_sequence(r.argmax_seq, fam),
+                        }
+                    )
+    return rows
+
+
+def largest_ratio_rows(rows: list[dict]) -> list[dict]:
+    """Per n, the tightness row with the largest ``ratio_sharp`` (exact or search), with its
+    sequence: the largest fraction of Theorem 3.1 (sharp form, THEORY §3.1) any sequence is known
+    to reach."""
+    best: dict[int, dict] = {}
+    for r in rows:
+        if r["n"] not in best or r["ratio_sharp"] > best[r["n"]]["ratio_sharp"]:
+            best[r["n"]] = r
+    return [best[n] for n in sorted(best)]
