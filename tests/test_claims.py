@@ -270,33 +270,21 @@ def _ratio_scale(factor, table="sim_upper"):
 
 
 def _with_regret_like(var: str, extra: float):
-    """Regret replaced by an exact power of the grid variable whose exponent is the bound's local
-    exponent at the top of each grid plus ``extra`` (0: the finding holds exactly)."""
+    """Regret replaced by the bound times ``var ** extra`` (exact, no noise): regret / bound grows
+    exactly like ``var ** extra`` (0: the finding holds exactly)."""
 
     def m(tables, cfg, mp):
-        from collections import defaultdict
-
         from onlinerank import bounds as B
 
-        def bound(r):
-            if r["family"] == "spearman":
-                return float(B.spearman_bound(r["n"], r["T"]))
-            return float(B.theorem31_paper(r["n"], r["T"], r["M"]))
-
-        keys = [k for k in ("experiment", "adversary", "learner", "family", "n", "k", "T", "t") if k != var]
         for name in ("sim_upper", "sim_spearman"):
-            groups = defaultdict(list)
             for r in tables.get(name, []):
-                if r["metric"] == "regret" and r["t"] == r["T"]:
-                    groups[tuple(r[k] for k in keys if k != "t")].append(r)
-            for rs in groups.values():
-                rs.sort(key=lambda r: r[var])
-                if len(rs) < 2:
-                    continue
-                a, b = rs[-2], rs[-1]
-                ref = math.log(bound(b) / bound(a)) / math.log(b[var] / a[var])
-                for r in rs:
-                    r["mean"], r["sem"] = 0.3 * bound(b) * (r[var] / b[var]) ** (ref + extra), 0.0
+                if r["metric"] == "regret":
+                    b = (
+                        B.spearman_bound(r["n"], r["T"])
+                        if r["family"] == "spearman"
+                        else B.theorem31_paper(r["n"], r["T"], r["M"])
+                    )
+                    r["mean"], r["sem"] = 0.3 * float(b) * float(r[var]) ** extra, 0.0
 
     return m
 

@@ -1,9 +1,13 @@
 """From a pipeline config to experiment cells and replicate blocks, and running one block.
 
 A *cell* is one (stage, experiment, adversary, learner, family, n, k, T); its replicates are split
-into blocks of ``block_size``.  One job simulates one block of every cell of a *group* (all
-learners and horizons T of one grid point of one experiment), so the number of jobs depends only
-on the config, never on the cores.
+into blocks of ``block_size``.  One job simulates one block of every cell of a *group*: the cells
+of one experiment that share the values of the stage's ``split`` keys (default ``adversary, n,
+k``: one grid point; ``[adversary]``: every n, k of an adversary in one job; ``[]``: the whole
+experiment).  Python, Snakemake and numba start-up cost about a second per job, so the split sets
+the number of jobs to the useful parallelism, and it depends only on the config, never on the
+cores.  Replicate r of a cell draws from its own named streams whatever group or block it is
+simulated in, so the tables do not depend on the split either.
 """
 
 from __future__ import annotations
@@ -30,8 +34,11 @@ __all__ = [
     "run_group_block",
 ]
 
-#: simulation stages of the pipeline: each has ``block_size`` and ``experiments`` in the config
+#: simulation stages of the pipeline: each has ``block_size``, ``split`` and ``experiments``
 STAGES = ("upper", "lower", "baselines", "spearman")
+#: cell keys that may separate jobs (a stage's ``split``), and the default
+SPLIT_KEYS = ("adversary", "learner", "n", "k", "T")
+DEFAULT_SPLIT = ("adversary", "n", "k")
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,7 @@ class Cell:
     replicates: int
     block_size: int
     sample: bool = True
+    split: tuple[str, ...] = DEFAULT_SPLIT
 
     @property
     def path(self) -> str:
@@ -59,9 +67,14 @@ class Cell:
 
     @property
     def group(self) -> str:
-        """The job directory: one job simulates every learner and horizon T of a grid point
-        (Python and numba start-up dominate small cells, so cells are batched per job)."""
-        return f"{self.stage}/{self.experiment}/{self.adversary}/{self.family}_n{self.n}_k{self.k}"
+        """The job directory: the stage, the experiment and the values of the split keys."""
+        parts = [f"{key}-{getattr(self, key)}" for key in SPLIT_KEYS if key in self.split]
+        return "/".join([self.stage, self.experiment, *parts])
+
+    @property
+    def key(self) -> str:
+        """The cell within its group's files: ``adversary|learner|n|k|T``."""
+        return f"{self.adversary}|{self.learner}|n{self.n}|k{self.k}|T{self.T}"
 
     @property
     def blocks(self) -> int:
@@ -98,6 +111,7 @@ def cells_of(config: dict, stage: str = "upper") -> list[Cell]:
     """All cells of a stage, in a fixed order."""
     sec = config.get(stage) or {}
     bs = int(sec.get("block_size", 32))
+    split = tuple(sec.get("split", DEFAULT_SPLIT))
     cells = []
     for ex in sec.get("experiments", []):
         for adv in ex["adversaries"]:
@@ -118,6 +132,7 @@ def cells_of(config: dict, stage: str = "upper") -> list[Cell]:
                                     int(ex["replicates"]),
                                     bs,
                                     bool(ex.get("sample", True)),
+                                    split,
                                 )
                             )
     return cells
@@ -129,7 +144,7 @@ def stage_cells(config: dict) -> dict[str, list[Cell]]:
 
 
 def groups_of(config: dict, stage: str) -> dict[str, list[Cell]]:
-    """Cells of a stage grouped by job directory (all horizons T of one grid point), T-sorted."""
+    """Cells of a stage grouped by job directory (see :attr:`Cell.group`), in config order."""
     out: dict[str, list[Cell]] = {}
     for c in cells_of(config, stage):
         out.setdefault(c.group, []).append(c)
@@ -172,7 +187,7 @@ def run_block(config: dict, cell: Cell, block: int, progress=None) -> SimResult:
     return res
 
 
-def run_group_block(config: dict, group: str, block: int, progress=None) -> dict[tuple[str, int], SimResult]:
-    """Simulate block ``block`` of every cell (every learner and T) of job directory ``group``;
-    keys are (learner label, T)."""
-    return {(c.learner, c.T): run_block(config, c, block, progress) for c in find_group(config, group)}
+def run_group_block(config: dict, group: str, block: int, progress=None) -> dict[str, SimResult]:
+    """Simulate block ``block`` of every cell of job directory ``group``; keys are
+    :attr:`Cell.key`."""
+    return {c.key: run_block(config, c, block, progress) for c in find_group(config, group)}

@@ -92,12 +92,13 @@ def write_json(path: str | os.PathLike, obj) -> None:
     atomic_write_text(path, obj if isinstance(obj, str) else json.dumps(obj, indent=1) + "\n")
 
 
-def save_results(results: dict[tuple[str, int], SimResult], path: str | os.PathLike) -> None:
+def save_results(results: dict[str, SimResult], path: str | os.PathLike) -> None:
     """Write the blocks of several cells to one ``.npz`` atomically (no pickles).  Arrays are
-    stored as ``{learner}|T{T}|{name}``."""
+    stored as ``{cell key}|{name}`` (keys such as ``adversary|learner|n10|k1|T100``, without
+    ``|`` at either end)."""
     arrays = {}
-    for (lab, T), res in sorted(results.items()):
-        p = f"{lab}|T{T}|"
+    for key, res in sorted(results.items()):
+        p = f"{key}|"
         arrays.update(
             {
                 p + "t": res.t,
@@ -113,15 +114,15 @@ def save_results(results: dict[tuple[str, int], SimResult], path: str | os.PathL
         np.savez(f, **arrays)
 
 
-def load_results(path: str | os.PathLike) -> dict[tuple[str, int], SimResult]:
+def load_results(path: str | os.PathLike) -> dict[str, SimResult]:
     """Read a file written by :func:`save_results` (``allow_pickle=False``)."""
     out = {}
     with np.load(path, allow_pickle=False) as z:
-        keys = sorted({tuple(k.split("|")[:2]) for k in z.files})
-        for lab, Tt in keys:
-            p = f"{lab}|{Tt}|"
+        keys = sorted(k[: -len("|meta")] for k in z.files if k.endswith("|meta"))
+        for key in keys:
+            p = f"{key}|"
             extra = {k[len(p) + 6 :]: z[k] for k in z.files if k.startswith(p + "extra_")}
-            out[(lab, int(Tt[1:]))] = SimResult(
+            out[key] = SimResult(
                 z[p + "t"],
                 z[p + "loss"],
                 z[p + "exp_loss"],

@@ -87,9 +87,10 @@ def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tu
     ``leaves`` are included without following their imports (a dispatching script whose real
     dependency is the module named in ``sources``).
 
-    With ``root`` (the repository), the package's modules are looked up in ``root/src/onlinerank``
-    and every path is returned relative to ``root``, so that a moved or copied checkout with its
-    results does not look changed to Snakemake.
+    With ``root`` (the repository), the package's modules are looked up in ``root/src/onlinerank``.
+    Paths under the working directory are returned relative to it (Snakemake resolves inputs
+    there), so that a moved or copied checkout with its results does not look changed; others are
+    absolute.
     """
     root = Path(root).resolve() if root is not None else None
     pkg = (
@@ -107,10 +108,10 @@ def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tu
         if p != pkg / "__init__.py":  # the package facade: its re-exports are not what steps use
             todo.extend(_imports(p, pkg))
 
+    cwd = Path.cwd().resolve()
+
     def show(p: Path) -> str:
-        if root is not None and p.is_relative_to(root):
-            return p.relative_to(root).as_posix()
-        return str(p)
+        return p.relative_to(cwd).as_posix() if p.is_relative_to(cwd) else str(p)
 
     return sorted(show(p) for p in seen)
 

@@ -334,7 +334,7 @@ def aggregate(cell: Cell, results: list[SimResult]) -> list[dict]:
 
 def aggregate_stage(config: dict, stage: str, block_paths: list[str]) -> list[dict]:
     """Tidy rows of every cell of ``stage`` from its block files (matched by cell directory)."""
-    by_dir: dict[str, list[dict[tuple[str, int], SimResult]]] = {}
+    by_dir: dict[str, list[dict[str, SimResult]]] = {}
     for p in block_paths:
         by_dir.setdefault(Path(p).parent.as_posix(), []).append(load_results(p))
     rows = []
@@ -342,7 +342,7 @@ def aggregate_stage(config: dict, stage: str, block_paths: list[str]) -> list[di
         hits = [d for d in by_dir if d == c.group or d.endswith("/sim/" + c.group)]
         if len(hits) != 1:
             raise ValueError(f"expected the blocks of {c.group} exactly once, found {len(hits)}")
-        rows.extend(aggregate(c, [blocks[(c.learner, c.T)] for blocks in by_dir[hits[0]]]))
+        rows.extend(aggregate(c, [blocks[c.key] for blocks in by_dir[hits[0]]]))
     return rows
 
 

@@ -49,7 +49,7 @@ def simulate_code(group):
 
 
 wildcard_constraints:
-    cell=r"[^/]+/[^/]+/[^/]+/[^/]+",
+    cell=r"[^/]+/[^/]+(/[^/]+)*",
     block=r"\d+",
     stage="|".join(STAGES),
     table="|".join(TABLES),

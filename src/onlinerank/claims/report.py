@@ -289,3 +289,53 @@ def flat_rows(doc: Mapping) -> list[dict]:
                 }
             )
     return rows
+
+
+README_BEGIN = (
+    "<!-- claims summary: generated from figures/claims.json by `python -m onlinerank.claims readme` -->"
+)
+README_END = "<!-- end of the claims summary -->"
+
+
+def readme_summary(doc: Mapping) -> str:
+    """The README's summary of the verdicts (between :data:`README_BEGIN` and :data:`README_END`):
+    one line per claim, no run-dependent numbers, so it changes only when a verdict does."""
+    n, f = summary_counts(doc), summary_counts(doc, "beyond")
+    lines = [
+        README_BEGIN,
+        "",
+        f"**Claims of the paper: {n['PASS']} PASS, {n['FAIL']} FAIL, {n['INCONCLUSIVE']} INCONCLUSIVE**"
+        + (f", {n['NOT RUN']} not run" if n["NOT RUN"] else "")
+        + f" (config digest `{doc['meta'].get('config_digest', '?')}`).",
+        "",
+        "| id | where in the paper | claim | cells | verdict |",
+        "|---|---|---|---|---|",
+    ]
+    for c in doc["claims"]:
+        if c["section"] == "paper":
+            lines.append(
+                f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | {len(c['cells'])} | **{c['verdict']}** |"
+            )
+    lines += [
+        "",
+        f"**Findings beyond the paper** (this project's extensions and observations, each with its own "
+        f"test; not verdicts on the paper): {f['PASS']} hold, {f['FAIL']} do not hold, "
+        f"{f['INCONCLUSIVE']} undecided.",
+        "",
+        "| id | finding | cells | result |",
+        "|---|---|---|---|",
+    ]
+    for c in doc["claims"]:
+        if c["section"] == "beyond":
+            word = FINDING_WORD.get(c["verdict"], c["verdict"])
+            lines.append(f"| `{c['id']}` | {c['title']} | {len(c['cells'])} | {word} |")
+    nt = [c for c in doc["claims"] if c["section"] == "not-tested"]
+    lines += [
+        "",
+        "**Not tested** (with the reason in claims.md): "
+        + "; ".join(f"`{c['id']}` ({c['title']})" for c in nt)
+        + ".",
+        "",
+        README_END,
+    ]
+    return "\n".join(lines)
