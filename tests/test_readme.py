@@ -75,7 +75,7 @@ def test_the_plugin_example_is_one_lint_clean_file_the_conformance_suite_accepts
     probe = (
         "import yaml, onlinerank as o; from onlinerank.config import validate_config, validate_schema;"
         "cfg = yaml.safe_load(open('config/smoke.yaml'));"
-        f"extra = yaml.safe_load({json.dumps(yaml.safe_dump(config))!r});"
+        f"extra = yaml.safe_load({yaml.safe_dump(config)!r});"
         "cfg['adversaries'].update(extra['adversaries']);"
         "cfg['upper']['experiments'] += extra['upper']['experiments'];"
         "validate_schema(cfg, 'workflow/schemas/config.schema.yaml'); validate_config(cfg);"

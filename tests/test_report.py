@@ -75,19 +75,40 @@ def report(smoke_run, tmp_path_factory):
     return out
 
 
+MEASURE = """<script>
+setTimeout(function () {
+  var h = Array.from(document.querySelectorAll("h1, h2, h3")).find(
+    function (x) { return x.textContent.indexOf("Verdicts of the claims of the paper") >= 0; });
+  var out = {found: !!h, height: window.innerHeight};
+  if (h) {
+    var table = h.parentElement.querySelector("table");
+    out.heading_top = h.getBoundingClientRect().top;
+    out.table_bottom = table ? table.getBoundingClientRect().bottom : null;
+  }
+  document.body.setAttribute("data-first-view", JSON.stringify(out));
+}, 3000);
+</script>"""
+
+
 def test_first_view_shows_the_verdict_summary(report, smoke_run, tmp_path):
     browser = _browser()
-    p = render(browser, report, tmp_path / "profile", "--dump-dom")
+    # the report as shipped, plus a script that measures where the summary is on the first screen
+    page = tmp_path / "measured.html"
+    page.write_text(report.read_text().replace("</body>", MEASURE + "</body>"))
+    p = render(browser, page, tmp_path / "profile", "--dump-dom")
     assert p.returncode == 0, p.stderr[-2000:]
-    text = html.unescape(re.sub(r"<[^>]+>", " ", p.stdout))
-    text = re.sub(r"\s+", " ", text)
-    assert "Verdicts of the claims of the paper" in text, text[:3000]
+    m = re.search(r'data-first-view="([^"]*)"', p.stdout)
+    assert m, "the measuring script did not run"
+    view = json.loads(html.unescape(m.group(1)))
+    assert view["found"], view
+    # the heading and the whole verdict table lie inside the first 1400 x 1000 screen
+    assert 0 <= view["heading_top"] and view["table_bottom"] <= view["height"], view
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", p.stdout)))
     doc = json.loads((smoke_run / "results-smoke" / "figures" / "claims.json").read_text())
     for c in doc["claims"]:
-        if c["section"] == "paper":
-            # every claim of the paper is on the first page with its verdict from claims.json
-            assert re.search(re.escape(c["id"]) + r".{0,400}?" + re.escape(c["verdict"]), text), c["id"]
-    # and a screenshot of the first screen can be taken at 1400 x 1000
+        if c["section"] == "paper":  # every claim of the paper with its verdict from claims.json
+            assert re.search(re.escape(c["id"]) + r"\s+" + re.escape(c["verdict"]), text), c["id"]
+    # and a screenshot of the first screen at 1400 x 1000
     shot = tmp_path / "first.png"
     p = render(browser, report, tmp_path / "profile2", f"--screenshot={shot}")
     assert p.returncode == 0 and shot.stat().st_size > 10_000, p.stderr[-2000:]

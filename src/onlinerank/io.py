@@ -115,20 +115,32 @@ def save_results(results: dict[str, SimResult], path: str | os.PathLike) -> None
 
 
 def load_results(path: str | os.PathLike) -> dict[str, SimResult]:
-    """Read a file written by :func:`save_results` (``allow_pickle=False``)."""
+    """Read a file written by :func:`save_results`.  Every array is read with
+    ``allow_pickle=False`` (an object array raises ``ValueError``), and an array that belongs to
+    no cell is an error: a malformed file is refused, not partly read."""
     out = {}
     with np.load(path, allow_pickle=False) as z:
-        keys = sorted(k[: -len("|meta")] for k in z.files if k.endswith("|meta"))
-        for key in keys:
-            p = f"{key}|"
-            extra = {k[len(p) + 6 :]: z[k] for k in z.files if k.startswith(p + "extra_")}
+        arrays = {k: z[k] for k in z.files}
+    keys = sorted(k[: -len("|meta")] for k in arrays if k.endswith("|meta"))
+    used: set[str] = set()
+    for key in keys:
+        p = f"{key}|"
+        names = [k for k in arrays if k.startswith(p) and "|" not in k[len(p) :]]
+        used.update(names)
+        extra = {k[len(p) + 6 :]: arrays[k] for k in names if k.startswith(p + "extra_")}
+        try:
             out[key] = SimResult(
-                z[p + "t"],
-                z[p + "loss"],
-                z[p + "exp_loss"],
-                z[p + "best"],
-                z[p + "reps"],
-                json.loads(str(z[p + "meta"])),
+                arrays[p + "t"],
+                arrays[p + "loss"],
+                arrays[p + "exp_loss"],
+                arrays[p + "best"],
+                arrays[p + "reps"],
+                json.loads(str(arrays[p + "meta"])),
                 extra,
             )
+        except KeyError as e:
+            raise ValueError(f"{path}: cell {key!r} lacks the array {e.args[0]!r}") from None
+    stray = sorted(set(arrays) - used)
+    if stray:
+        raise ValueError(f"{path}: arrays {stray[:3]} belong to no cell (not a results file)")
     return out

@@ -60,16 +60,15 @@ def _call(module: str, fn: str, *path: str, seed: bool = False) -> Callable[[dic
     return make
 
 
-def _worst_case_learners(config: dict) -> list[dict]:
-    from .worst_case_tables import comparison_rows
+def _call_on(module: str, fn: str, *sections: str) -> Callable[[dict], list[dict]]:
+    """``config -> onlinerank.<module>.<fn>(config[s1], config[s2], ...)``, imported by name
+    so that the table registry does not make every table depend on every table's module."""
 
-    return comparison_rows(config["worst_case"], config["learners"])
+    def make(config: dict) -> list[dict]:
+        f = getattr(importlib.import_module(f"onlinerank.{module}"), fn)
+        return f(*(config[s] for s in sections))
 
-
-def _runtime_rows(config: dict) -> list[dict]:
-    from .timing import runtime_rows
-
-    return runtime_rows(config["learners"], config["runtime"])
+    return make
 
 
 TABLES: dict[str, TableSpec] = {
@@ -86,7 +85,7 @@ TABLES: dict[str, TableSpec] = {
         "worst_case", "worst_case", ("worst_case",), _call("worst_case", "worst_case_rows", "worst_case")
     ),
     "worst_case_learners": TableSpec(
-        "worst_case", "worst_case_tables", ("worst_case", "learners"), lambda c: _worst_case_learners(c)
+        "worst_case", "worst_case_tables", ("worst_case", "learners"), _call_on("worst_case_tables", "comparison_rows", "worst_case", "learners")
     ),
     "tightness": TableSpec(
         "worst_case",
@@ -112,7 +111,7 @@ TABLES: dict[str, TableSpec] = {
         ("lowerbound", "seed"),
         _call("lower_tables", "frequency_rows", "lowerbound", "frequencies", seed=True),
     ),
-    "runtime": TableSpec("runtime", "timing", ("runtime", "learners"), lambda c: _runtime_rows(c)),
+    "runtime": TableSpec("runtime", "timing", ("runtime", "learners"), _call_on("timing", "runtime_rows", "learners", "runtime")),
     "bound_comparison": TableSpec(
         "bound_comparison",
         "comparison",

@@ -63,38 +63,41 @@ def _rst_table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def report_intro(doc: Mapping) -> str:
-    """The report's first page: what is verified, the verdict summary, where the cells are."""
+    """The report's first page, short enough for the first screen: what is verified, the verdict of
+    every claim of the paper, the findings in one line, where the cells are."""
     meta = doc["meta"]
+    paper = [c for c in doc["claims"] if c["section"] == "paper"]
+    beyond = [c for c in doc["claims"] if c["section"] == "beyond"]
+    n, f = summary_lines(doc)[:2]
+    open_findings = [
+        f"``{c['id']}`` ({FINDING_WORD.get(c['verdict'], c['verdict'])})"
+        for c in beyond
+        if c["verdict"] != "PASS"
+    ]
     lines = [
         "{% raw %}",
-        "Reproducible verification of Ailon, *Online Ranking: Discrete Choice, Spearman Correlation and "
-        "Other Feedback* (arXiv 1308.6797).",
-        "",
-        f"Config digest ``{meta.get('config_digest', '?')}``, commit ``{meta.get('commit', '?')}``.  "
-        + " ".join(summary_lines(doc)[:2]),
+        "Verification of Ailon, *Online Ranking* (arXiv 1308.6797): config digest "
+        f"``{meta.get('config_digest', '?')}``, commit ``{meta.get('commit', '?')}``.",
         "",
         "Verdicts of the claims of the paper",
         "-----------------------------------",
         "",
+        f"**{n}.**",
+        "",
     ]
-    rows = [
-        [f"``{c['id']}``", c["paper_ref"], c["title"], str(len(c["cells"])), f"**{c['verdict']}**"]
-        for c in doc["claims"]
-        if c["section"] == "paper"
-    ]
-    lines += _rst_table(["id", "where", "claim", "cells", "verdict"], rows)
-    lines += ["Findings beyond the paper (not verdicts on the paper)", "-" * 52, ""]
-    rows = [
-        [f"``{c['id']}``", c["title"], str(len(c["cells"])), FINDING_WORD.get(c["verdict"], c["verdict"])]
-        for c in doc["claims"]
-        if c["section"] == "beyond"
-    ]
-    lines += _rst_table(["id", "finding", "cells", "result"], rows)
+    # two claims per row: the report centres its first page vertically and cuts what does not fit
+    # in the screen, so the whole summary must stay short
+    half = (len(paper) + 1) // 2
+    cells = [[f"``{c['id']}``", f"**{c['verdict']}**"] for c in paper] + [["", ""]] * (2 * half - len(paper))
+    lines += _rst_table(
+        ["claim", "verdict", "claim", "verdict"], [cells[i] + cells[i + half] for i in range(half)]
+    )
     lines += [
-        "PASS: the whole interval lies on the claim's side of its threshold; FAIL: on the other side; "
-        "INCONCLUSIVE: it straddles the threshold.  Each figure of this report sits under the claim it "
-        "supports (categories *Claims of the paper* and *Findings beyond the paper*); every cell, "
-        "interval and method is in ``claims.md`` and ``claims.json`` beside the figures.",
+        f"{f} (not verdicts on the paper)" + (": " + ", ".join(open_findings) if open_findings else "") + ".",
+        "",
+        "PASS / FAIL: the claim's interval lies wholly on its side / the other side of the threshold; "
+        "INCONCLUSIVE: it straddles it.  Figures are under *Results*, grouped by the claim they "
+        "support; every cell, interval and method is in ``claims.md`` / ``claims.json``.",
         "{% endraw %}",
         "",
     ]
