@@ -85,7 +85,10 @@ TABLES: dict[str, TableSpec] = {
         "worst_case", "worst_case", ("worst_case",), _call("worst_case", "worst_case_rows", "worst_case")
     ),
     "worst_case_learners": TableSpec(
-        "worst_case", "worst_case_tables", ("worst_case", "learners"), _call_on("worst_case_tables", "comparison_rows", "worst_case", "learners")
+        "worst_case",
+        "worst_case_tables",
+        ("worst_case", "learners"),
+        _call_on("worst_case_tables", "comparison_rows", "worst_case", "learners"),
     ),
     "tightness": TableSpec(
         "worst_case",
@@ -111,7 +114,12 @@ TABLES: dict[str, TableSpec] = {
         ("lowerbound", "seed"),
         _call("lower_tables", "frequency_rows", "lowerbound", "frequencies", seed=True),
     ),
-    "runtime": TableSpec("runtime", "timing", ("runtime", "learners"), _call_on("timing", "runtime_rows", "learners", "runtime")),
+    "runtime": TableSpec(
+        "runtime",
+        "timing",
+        ("runtime", "learners"),
+        _call_on("timing", "runtime_rows", "learners", "runtime"),
+    ),
     "bound_comparison": TableSpec(
         "bound_comparison",
         "comparison",
