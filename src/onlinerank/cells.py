@@ -9,7 +9,9 @@ on the config, never on the cores.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from .adversaries import make_adversary
 from .game import Game
@@ -90,7 +92,7 @@ def cell_game(config: dict, cell: Cell) -> Game:
     M = None
     if cell.family == "graded":
         aspec = config["adversaries"][cell.adversary]
-        M = float(make_adversary(aspec["name"], **spec_params(aspec)).M(cell.n))
+        M = float(cast(float, make_adversary(aspec["name"], **spec_params(aspec)).M(cell.n)))
     return cell.game(M)
 
 
@@ -146,7 +148,9 @@ def find_group(config: dict, group: str) -> list[Cell]:
     raise KeyError(f"no cells {group!r} in the config")
 
 
-def run_block(config: dict, cell: Cell, block: int, progress=None) -> SimResult:
+def run_block(
+    config: dict, cell: Cell, block: int, progress: Callable[[int, int], None] | None = None
+) -> SimResult:
     """Simulate replicates of block ``block`` of ``cell``."""
     lspec = config["learners"][cell.learner]
     aspec = config["adversaries"][cell.adversary]
@@ -172,7 +176,9 @@ def run_block(config: dict, cell: Cell, block: int, progress=None) -> SimResult:
     return res
 
 
-def run_group_block(config: dict, group: str, block: int, progress=None) -> dict[tuple[str, int], SimResult]:
+def run_group_block(
+    config: dict, group: str, block: int, progress: Callable[[int, int], None] | None = None
+) -> dict[tuple[str, int], SimResult]:
     """Simulate block ``block`` of every cell (every learner and T) of job directory ``group``;
     keys are (learner label, T)."""
     return {(c.learner, c.T): run_block(config, c, block, progress) for c in find_group(config, group)}

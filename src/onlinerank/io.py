@@ -16,6 +16,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -87,7 +88,7 @@ def read_table(path: str | os.PathLike) -> list[dict]:
         return [{k: conv(v) for k, v in row.items()} for row in csv.DictReader(f)]
 
 
-def write_json(path: str | os.PathLike, obj) -> None:
+def write_json(path: str | os.PathLike, obj: Any) -> None:
     """JSON (indented, keys in insertion order), written atomically."""
     atomic_write_text(path, obj if isinstance(obj, str) else json.dumps(obj, indent=1) + "\n")
 
@@ -95,7 +96,7 @@ def write_json(path: str | os.PathLike, obj) -> None:
 def save_results(results: dict[tuple[str, int], SimResult], path: str | os.PathLike) -> None:
     """Write the blocks of several cells to one ``.npz`` atomically (no pickles).  Arrays are
     stored as ``{learner}|T{T}|{name}``."""
-    arrays = {}
+    arrays: dict[str, Any] = {}  # name -> array (np.savez's keyword arguments)
     for (lab, T), res in sorted(results.items()):
         p = f"{lab}|T{T}|"
         arrays.update(

@@ -60,6 +60,11 @@ def _call(module: str, fn: str, *path: str, seed: bool = False) -> Callable[[dic
     return make
 
 
+def _bounds_table(stage: str) -> Callable[[dict], list[dict]]:
+    """``config -> bounds_rows(config, stage)``."""
+    return lambda config: bounds_rows(config, stage)
+
+
 def _worst_case_learners(config: dict) -> list[dict]:
     from .worst_case_tables import comparison_rows
 
@@ -74,9 +79,7 @@ def _runtime_rows(config: dict) -> list[dict]:
 
 TABLES: dict[str, TableSpec] = {
     **{
-        f"bounds_{s}": TableSpec(
-            s, "tables", (s, "learners", "adversaries"), lambda c, s=s: bounds_rows(c, s)
-        )
+        f"bounds_{s}": TableSpec(s, "tables", (s, "learners", "adversaries"), _bounds_table(s))
         for s in ("upper", "baselines", "spearman")
     },
     "lemma61": TableSpec(
