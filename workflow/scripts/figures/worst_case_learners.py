@@ -5,9 +5,8 @@ beyond the paper.  Reads only the table of onlinerank.worst_case_tables.comparis
 
 from collections import defaultdict
 
-import numpy as np
-
 import matplotlib.pyplot as plt
+import numpy as np
 
 from onlinerank.plotting import figure_context, figure_tables, finish, learner_style
 
