@@ -31,14 +31,17 @@ smoke: $(VENV)/.installed-workflow            ## the tiny tier (writes results-s
 report: figures                               ## Snakemake's self-contained HTML report
 	$(BIN)/snakemake --report results/report.html
 
-test: $(VENV)/.installed-test                 ## the test suite
+test: $(VENV)/.installed-test lint            ## the linters (make lint), then the test suite
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed-test                ## performance ratios against floors measured in the same run
 	$(BIN)/python -m bench
 
-lint: $(VENV)/.installed-test
+lint: $(VENV)/.installed-test                 ## ruff (rules, formatting), mypy on src/, snakefmt, snakemake --lint
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/snakefmt --check Snakefile workflow/rules/*.smk
 	$(BIN)/snakemake --lint
 
 clean:                                        ## remove results (figures/ is kept: it is in the repository)

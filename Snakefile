@@ -10,7 +10,6 @@ import sys
 
 from onlinerank.config import ConfigError, validate_config, validate_schema
 
-
 # The default tier, unless --configfile names another file (which then replaces it entirely
 # rather than being merged into it, so a tier is exactly its own file).
 if not workflow.overwrite_configfiles:

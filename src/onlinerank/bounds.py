@@ -12,8 +12,10 @@ condition ``eta <= 1`` (``eta * max|s_u - s_v| <= 1``) is unnecessary.
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .feedback import family_M
 
@@ -34,17 +36,19 @@ __all__ = [
 LN2 = math.log(2.0)
 
 
-def eta_paper(n, T, M):
+def eta_paper(n: float | np.ndarray, T: ArrayLike, M: float | np.ndarray) -> float | np.ndarray:
     """The paper's learning rate ``eta = n sqrt(ln 2) / sqrt(T M)`` (Theorem 3.1 proof, [P])."""
     return n * np.sqrt(LN2 / (np.asarray(T, dtype=np.float64) * M))
 
 
-def eta_optimal(n, T, M):
+def eta_optimal(n: float | np.ndarray, T: ArrayLike, M: float | np.ndarray) -> float | np.ndarray:
     """The rate minimising the sharp bound: ``eta* = sqrt(n(n-1) ln 2 / (T M))`` (THEORY §3.2 [X])."""
     return np.sqrt(n * (n - 1) * LN2 / (np.asarray(T, dtype=np.float64) * M))
 
 
-def rate_parameter(value, name: str, words: tuple[str, ...], allow_zero: bool = False):
+def rate_parameter(
+    value: str | float, name: str, words: tuple[str, ...], allow_zero: bool = False
+) -> str | float:
     """A learner's rate parameter given as one of ``words`` (e.g. "tuned") or a finite number
     > 0 (>= 0 with ``allow_zero``): returns the word or the float, else a ``ValueError`` naming
     ``name``."""
@@ -60,23 +64,27 @@ def rate_parameter(value, name: str, words: tuple[str, ...], allow_zero: bool = 
     return value
 
 
-def resolve_eta(eta, n: int, T: int, M: float) -> float:
+def resolve_eta(eta: str | float, n: int, T: int, M: float) -> float:
     """``eta`` given as "paper", "optimal" or a positive float -> a float."""
     eta = rate_parameter(eta, "eta", ("paper", "optimal"))
     if eta == "paper":
         return float(eta_paper(n, T, M))
     if eta == "optimal":
         return float(eta_optimal(n, T, M))
-    return eta
+    return cast(float, eta)  # not a word: rate_parameter returned a float
 
 
-def theorem31_sharp(n, T, M, eta):
+def theorem31_sharp(
+    n: float | np.ndarray, T: ArrayLike, M: float | np.ndarray, eta: ArrayLike
+) -> float | np.ndarray:
     """``C(n,2) ln 2 / eta + eta T M / 2`` — the boxed bound of THEORY §3.1, valid for every eta>0."""
     eta = np.asarray(eta, dtype=np.float64)
     return n * (n - 1) / 2 * LN2 / eta + eta * np.asarray(T, dtype=np.float64) * M / 2
 
 
-def theorem31(n, T, M, eta=None):
+def theorem31(
+    n: float | np.ndarray, T: ArrayLike, M: float | np.ndarray, eta: ArrayLike | None = None
+) -> float | np.ndarray:
     """Theorem 3.1, the boxed bound of THEORY §3.1 at learning rate ``eta``.
 
     ``eta=None`` means the paper's rate, where the value is ``(n - 1/2) sqrt(T M ln 2)``
@@ -88,17 +96,17 @@ def theorem31(n, T, M, eta=None):
     return theorem31_sharp(n, T, M, eta)
 
 
-def theorem31_paper(n, T, M):
+def theorem31_paper(n: float | np.ndarray, T: ArrayLike, M: float | np.ndarray) -> float | np.ndarray:
     """The paper's statement of Theorem 3.1: ``E[Regret] <= n sqrt(T M ln 2)`` at ``eta_p``."""
     return n * np.sqrt(np.asarray(T, dtype=np.float64) * M * LN2)
 
 
-def theorem31_optimal(n, T, M):
+def theorem31_optimal(n: float | np.ndarray, T: ArrayLike, M: float | np.ndarray) -> float | np.ndarray:
     """The sharp bound at its optimal rate: ``sqrt(n(n-1) T M ln 2)`` (THEORY §3.2 [X])."""
     return np.sqrt(n * (n - 1) * np.asarray(T, dtype=np.float64) * M * LN2)
 
 
-def corollary32(family: str, n: int, T, k: int = 1):
+def corollary32(family: str, n: int, T: ArrayLike, k: int = 1) -> float | np.ndarray:
     """Corollary 3.2 at the paper's rate with the exact M of the family: ``n sqrt(T M ln 2)``.
 
     single ``n sqrt((n-1) T ln2) <= n^{3/2} sqrt(T ln 2)``; k-choice ``n sqrt(k(n-k) T ln 2)``;
@@ -107,7 +115,7 @@ def corollary32(family: str, n: int, T, k: int = 1):
     return theorem31_paper(n, T, family_M(family, n, k))
 
 
-def spearman_bound(n: int, T):
+def spearman_bound(n: int, T: ArrayLike) -> float | np.ndarray:
     """Spearman corollary (paper §5): ``n^2 sqrt((n^2-1) T ln 2 / 12) = O(n^3 sqrt T)``."""
     return theorem31_paper(n, T, family_M("spearman", n))
 
@@ -143,14 +151,14 @@ __all__ += [
 BINARY_FAMILIES = ("single", "kchoice", "subset")
 
 
-def ln_factorial(n):
+def ln_factorial(n: ArrayLike) -> float | np.ndarray:
     """``ln(n!)`` elementwise (exact log-gamma; no scipy)."""
     arr = np.asarray(n, dtype=np.float64)
     out = np.vectorize(lambda x: math.lgamma(x + 1.0), otypes=[np.float64])(arr)
     return out if out.ndim else float(out)
 
 
-def _chosen(family: str, n, k: int):
+def _chosen(family: str, n: ArrayLike, k: int) -> int | np.ndarray:
     """|U| per round of a binary family: 1 (single), k (kchoice), n//2 (subset: the adversaries
     of this project play |U| = n//2)."""
     if family == "single":
@@ -162,14 +170,16 @@ def _chosen(family: str, n, k: int):
     raise ValueError(f"family {family!r} is not binary")
 
 
-def _binary_M(family: str, n, k: int):
+def _binary_M(family: str, n: ArrayLike, k: int) -> float | np.ndarray:
     """:func:`~onlinerank.feedback.family_M` of a binary family (``ValueError`` otherwise)."""
     if family not in BINARY_FAMILIES:
         raise ValueError(f"family {family!r} is not binary")
     return family_M(family, n, k)
 
 
-def hedge_loss_range(family: str, n, k: int = 1, M=None):
+def hedge_loss_range(
+    family: str, n: ArrayLike, k: int = 1, M: float | np.ndarray | None = None
+) -> float | np.ndarray:
     """Per-round range ``L`` of ``ellell`` (Hedge's tuning, THEORY §3.3).
 
     Binary families: ``L = M`` (``n-1``, ``k(n-k)``, ``floor(n^2/4)``; max ``ellell = |U|(n-|U|)``).
@@ -188,7 +198,7 @@ def hedge_loss_range(family: str, n, k: int = 1, M=None):
     raise ValueError(f"hedge_loss_range: unknown family {family!r}")
 
 
-def hedge_bound(n, T, M):
+def hedge_bound(n: ArrayLike, T: ArrayLike, M: float | np.ndarray) -> float | np.ndarray:
     """Hedge over all ``n!`` rankings, binary feedback: ``M sqrt(T ln(n!) / 2)``.
 
     Assumptions: losses in ``[0, L]`` with ``L = M`` (binary ``s``, THEORY §3.3), ``N = n!``
@@ -197,7 +207,7 @@ def hedge_bound(n, T, M):
     return M * np.sqrt(np.asarray(T, dtype=np.float64) * ln_factorial(n) / 2.0)
 
 
-def hedge_bound_spearman(n, T):
+def hedge_bound_spearman(n: ArrayLike, T: ArrayLike) -> float | np.ndarray:
     """Hedge over all ``n!`` rankings, Spearman feedback: ``((n^3-n)/6) sqrt(T ln(n!) / 2)``.
 
     Loss range ``L = max ellell(pi, -sigma) = (n^3-n)/6`` (THEORY §1.1, §3.3); otherwise as
@@ -206,7 +216,7 @@ def hedge_bound_spearman(n, T):
     return hedge_bound(n, T, hedge_loss_range("spearman", n))
 
 
-def hedge_bound_family(family: str, n, T, k: int = 1):
+def hedge_bound_family(family: str, n: ArrayLike, T: ArrayLike, k: int = 1) -> float | np.ndarray:
     """:func:`hedge_bound` / :func:`hedge_bound_spearman` for a named family (subsets:
     ``L = floor(n^2/4)``)."""
     if family == "spearman":
@@ -214,7 +224,9 @@ def hedge_bound_family(family: str, n, T, k: int = 1):
     return hedge_bound(n, T, _binary_M(family, n, k))
 
 
-def fpl_parameters(family: str, n, k: int = 1, M=None):
+def fpl_parameters(
+    family: str, n: ArrayLike, k: int = 1, M: float | np.ndarray | None = None
+) -> tuple[np.ndarray, float | np.ndarray, np.ndarray]:
     """``(D, R, A)`` of Kalai–Vempala for rankings as position vectors (THEORY §3.3).
 
     ``D = floor(n^2/2)`` (l1 diameter); ``R`` = range of ``d . s``; ``A = max ||s||_1``:
@@ -237,7 +249,9 @@ def fpl_parameters(family: str, n, k: int = 1, M=None):
     raise ValueError(f"fpl_parameters: unknown family {family!r}")
 
 
-def fpl_bound(n, T, D, R, A):
+def fpl_bound(
+    n: object, T: ArrayLike, D: ArrayLike, R: float | np.ndarray, A: float | np.ndarray
+) -> float | np.ndarray:
     """Kalai–Vempala FPL (2005): ``2 sqrt(D R A T)`` at ``epsilon = sqrt(D/(R A T))``.
 
     From ``E[cost] <= min-cost + eps R A T + D / eps`` (additive FPL with uniform noise on
@@ -247,7 +261,7 @@ def fpl_bound(n, T, D, R, A):
     return 2.0 * np.sqrt(np.asarray(D, dtype=np.float64) * R * A * np.asarray(T, dtype=np.float64))
 
 
-def fpl_bound_family(family: str, n, T, k: int = 1):
+def fpl_bound_family(family: str, n: ArrayLike, T: ArrayLike, k: int = 1) -> float | np.ndarray:
     """:func:`fpl_bound` with the family's ``(D, R, A)`` from :func:`fpl_parameters`.
 
     k-choice ``~ sqrt(2) n k sqrt((n-k) T) = O(n^{3/2} k sqrt T)``; Spearman ``~ n^{3.5} sqrt(T/6)``.
@@ -256,7 +270,7 @@ def fpl_bound_family(family: str, n, T, k: int = 1):
     return fpl_bound(n, T, D, R, A)
 
 
-def permelearn_scale(family: str, n, M=None):
+def permelearn_scale(family: str, n: ArrayLike, M: float | np.ndarray | None = None) -> float | np.ndarray:
     """Divisor ``c`` putting the position-loss matrix ``j (s(u) - min s) / c`` into ``[0, 1]``:
     ``n-1`` (binary), ``(n-1)^2`` (Spearman), ``(n-1) sqrt(M)`` (graded)."""
     nn = np.asarray(n, dtype=np.float64)
@@ -271,7 +285,7 @@ def permelearn_scale(family: str, n, M=None):
     raise ValueError(f"permelearn_scale: unknown family {family!r}")
 
 
-def permelearn_l_est(family: str, n, T, k: int = 1):
+def permelearn_l_est(family: str, n: ArrayLike, T: ArrayLike, k: int = 1) -> float | np.ndarray:
     """``L_est >= L_best`` in scaled units: the loss of a uniformly random ranking over T rounds.
 
     Binary ``T |U| / 2`` (single ``T/2``, k-choice ``T k/2``, subsets ``T (n//2)/2``), Spearman
@@ -287,7 +301,7 @@ def permelearn_l_est(family: str, n, T, k: int = 1):
     raise ValueError(f"permelearn_l_est: unknown family {family!r}")
 
 
-def _hw(n, l_est):
+def _hw(n: ArrayLike, l_est: float | np.ndarray) -> float | np.ndarray:
     """Helmbold–Warmuth 2009 (Thm 5 as quoted in THEORY §3.3): ``sqrt(2 L_est n ln n) + n ln n``
     for loss matrices in ``[0,1]^{n x n}`` and ``eta = ln(1 + sqrt(2 n ln n / L_est))``."""
     nn = np.asarray(n, dtype=np.float64)
@@ -295,7 +309,7 @@ def _hw(n, l_est):
     return np.sqrt(2.0 * l_est * nln) + nln
 
 
-def permelearn_bound(n, T, k: int = 1):
+def permelearn_bound(n: ArrayLike, T: ArrayLike, k: int = 1) -> float | np.ndarray:
     """PermELearn, binary feedback with ``|U| = k``: ``(n-1)(sqrt(T k n ln n) + n ln n)``.
 
     Encoding ``L_t(u, j) = (j-1) s_t(u)/(n-1)`` in ``[0,1]``, ``L_best <= L_est = T k/2``; HW's
@@ -305,7 +319,7 @@ def permelearn_bound(n, T, k: int = 1):
     return (nn - 1) * _hw(nn, np.asarray(T, dtype=np.float64) * k / 2.0)
 
 
-def permelearn_bound_spearman(n, T):
+def permelearn_bound_spearman(n: ArrayLike, T: ArrayLike) -> float | np.ndarray:
     """PermELearn, Spearman feedback: ``(n-1)^2 (n sqrt(T ln n / 2) + n ln n)`` [X derivation].
 
     Encoding ``L_t(u, j) = (j-1)(n - sigma_t(u))/(n-1)^2`` in ``[0,1]`` (``s = -sigma`` shifted
@@ -317,20 +331,20 @@ def permelearn_bound_spearman(n, T):
     return (nn - 1) ** 2 * _hw(nn, np.asarray(T, dtype=np.float64) * nn / 4.0)
 
 
-def permelearn_bound_family(family: str, n, T, k: int = 1):
+def permelearn_bound_family(family: str, n: ArrayLike, T: ArrayLike, k: int = 1) -> float | np.ndarray:
     """PermELearn's bound ``c (sqrt(2 L_est n ln n) + n ln n)`` for a named family
     (:func:`permelearn_scale`, :func:`permelearn_l_est`)."""
     return permelearn_scale(family, n) * _hw(n, permelearn_l_est(family, n, T, k))
 
 
-def yasutake_bound(n, T):
+def yasutake_bound(n: ArrayLike, T: ArrayLike) -> float | np.ndarray:
     """Yasutake et al. (2011/2012), order form only: ``n^2 sqrt(T ln n)`` with unit constant
     (THEORY §3.3 quotes ``O(n^2 sqrt(T ln n))`` as context; the constant is not known here)."""
     nn = np.asarray(n, dtype=np.float64)
     return nn * nn * np.sqrt(np.asarray(T, dtype=np.float64) * np.log(nn))
 
 
-def comparison_bound(method: str, family: str, n, T, k: int = 1):
+def comparison_bound(method: str, family: str, n: ArrayLike, T: ArrayLike, k: int = 1) -> float | np.ndarray:
     """The regret bound of ``method`` in {"hedge", "fpl", "permelearn"} for a named family."""
     if method == "hedge":
         return hedge_bound_family(family, n, T, k)
@@ -341,14 +355,16 @@ def comparison_bound(method: str, family: str, n, T, k: int = 1):
     raise ValueError(f"unknown method {method!r}; choose hedge, fpl or permelearn")
 
 
-def ratio_to_theorem31(method: str, family: str, n, T, k: int = 1):
+def ratio_to_theorem31(
+    method: str, family: str, n: float | np.ndarray, T: ArrayLike, k: int = 1
+) -> float | np.ndarray:
     """``comparison_bound / theorem31_paper`` with the family's exact M (Corollary 3.2 / the
     Spearman corollary): how much weaker the baseline's guarantee is than Theorem 3.1's."""
     M = family_M(family, n, k)
     return comparison_bound(method, family, n, T, k) / theorem31_paper(n, T, M)
 
 
-def claimed_factor(method: str, family: str, n, k: int = 1):
+def claimed_factor(method: str, family: str, n: ArrayLike, k: int = 1) -> float | np.ndarray:
     """The growth of :func:`ratio_to_theorem31` claimed in the paper (THEORY §3.3 [P]), without
     constants: Hedge ``sqrt(log n)`` single, ``sqrt(k log n)`` k-choice, ``sqrt(n log n)``
     subsets and Spearman; FPL ``sqrt(k)`` (binary k-choice, 1 single), ``sqrt(n)`` subsets and

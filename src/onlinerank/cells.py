@@ -13,7 +13,9 @@ simulated in, so the tables do not depend on the split either.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from .adversaries import make_adversary
 from .game import Game
@@ -103,7 +105,7 @@ def cell_game(config: dict, cell: Cell) -> Game:
     M = None
     if cell.family == "graded":
         aspec = config["adversaries"][cell.adversary]
-        M = float(make_adversary(aspec["name"], **spec_params(aspec)).M(cell.n))
+        M = float(cast(float, make_adversary(aspec["name"], **spec_params(aspec)).M(cell.n)))
     return cell.game(M)
 
 
@@ -161,7 +163,9 @@ def find_group(config: dict, group: str) -> list[Cell]:
     raise KeyError(f"no cells {group!r} in the config")
 
 
-def run_block(config: dict, cell: Cell, block: int, progress=None) -> SimResult:
+def run_block(
+    config: dict, cell: Cell, block: int, progress: Callable[[int, int], None] | None = None
+) -> SimResult:
     """Simulate replicates of block ``block`` of ``cell``."""
     lspec = config["learners"][cell.learner]
     aspec = config["adversaries"][cell.adversary]
@@ -187,7 +191,9 @@ def run_block(config: dict, cell: Cell, block: int, progress=None) -> SimResult:
     return res
 
 
-def run_group_block(config: dict, group: str, block: int, progress=None) -> dict[str, SimResult]:
+def run_group_block(
+    config: dict, group: str, block: int, progress: Callable[[int, int], None] | None = None
+) -> dict[str, SimResult]:
     """Simulate block ``block`` of every cell of job directory ``group``; keys are
     :attr:`Cell.key`."""
     return {c.key: run_block(config, c, block, progress) for c in find_group(config, group)}

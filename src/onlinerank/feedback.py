@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = [
     "FAMILIES",
@@ -158,7 +160,7 @@ def complexity_M(s: np.ndarray) -> float:
     return float(np.max(n * np.einsum("ij,ij->i", c, c)))
 
 
-def family_M(family: str, n, k=1):
+def family_M(family: str, n: ArrayLike, k: ArrayLike = 1) -> float | np.ndarray:
     """Exact M of a feedback family (THEORY §1.1 table); the one formula of the project.
 
     single ``n-1``; kchoice ``k(n-k)``; subset ``floor(n^2/4)``; spearman ``n^2(n^2-1)/12``.
@@ -167,7 +169,7 @@ def family_M(family: str, n, k=1):
     :func:`complexity_M`.
     """
     if np.ndim(n) == 0 and np.ndim(k) == 0:
-        n, k = int(n), int(k)
+        n, k = int(cast(int, n)), int(cast(int, k))  # 0-d: a Python or NumPy integer
         if family == "single":
             return float(n - 1)
         if family == "kchoice":
@@ -222,7 +224,7 @@ class Feedback:
 
     @property
     def reps(self) -> int:
-        return (self.items if self.items is not None else self.values).shape[0]
+        return cast(np.ndarray, self.items if self.items is not None else self.values).shape[0]
 
     @property
     def k(self) -> int | None:
@@ -233,7 +235,7 @@ class Feedback:
     def dense(self) -> np.ndarray:
         """The ``(R, n)`` float array ``s``."""
         if self._dense is None:
-            self._dense = k_choice(self.items, self.n)
+            self._dense = k_choice(cast(np.ndarray, self.items), self.n)
         return self._dense
 
     def pair_abs_sum(self) -> np.ndarray:
@@ -241,14 +243,14 @@ class Feedback:
         if self.items is not None:
             k = self.items.shape[1]
             return np.full(self.reps, float(k * (self.n - k)))
-        return pair_abs_sum(self.values)
+        return pair_abs_sum(cast(np.ndarray, self.values))
 
     def pair_min_sum(self) -> np.ndarray:
         """``sum_{u<v} min(s(u), s(v))`` per replicate (C(k,2) for a k-choice)."""
         if self.items is not None:
             k = self.items.shape[1]
             return np.full(self.reps, math.comb(k, 2) * 1.0)
-        return pair_min_sum(self.values)
+        return pair_min_sum(cast(np.ndarray, self.values))
 
     def add_to(self, S: np.ndarray) -> None:
         """``S += s`` in place (cumulative scores)."""
@@ -267,7 +269,7 @@ class Feedback:
             pos = np.take_along_axis(inv, self.items, axis=1)
             k = self.items.shape[1]
             return pos.sum(axis=1).astype(np.float64) - math.comb(k, 2)
-        return pairwise_loss(orders, self.values)
+        return pairwise_loss(orders, cast(np.ndarray, self.values))
 
 
 @dataclass
@@ -305,7 +307,7 @@ class FeedbackBlock:
         if fb.items is not None:
             out = cls(fb.n, items=fb.items[:, None, :], family=fb.family)
         else:
-            out = cls(fb.n, values=fb.values[:, None, :], family=fb.family)
+            out = cls(fb.n, values=cast(np.ndarray, fb.values)[:, None, :], family=fb.family)
         out._single = fb
         return out
 
@@ -316,17 +318,19 @@ class FeedbackBlock:
         if len(rounds) == 1:
             return cls.of(fb0)
         if fb0.items is not None:
-            return cls(fb0.n, items=np.stack([f.items for f in rounds], axis=1), family=fb0.family)
-        return cls(fb0.n, values=np.stack([f.values for f in rounds], axis=1), family=fb0.family)
+            items = [cast(np.ndarray, f.items) for f in rounds]
+            return cls(fb0.n, items=np.stack(items, axis=1), family=fb0.family)
+        values = [cast(np.ndarray, f.values) for f in rounds]
+        return cls(fb0.n, values=np.stack(values, axis=1), family=fb0.family)
 
     @property
     def reps(self) -> int:
-        return (self.items if self.items is not None else self.values).shape[0]
+        return cast(np.ndarray, self.items if self.items is not None else self.values).shape[0]
 
     @property
     def rounds(self) -> int:
         """Number of rounds B in the block."""
-        return (self.items if self.items is not None else self.values).shape[1]
+        return cast(np.ndarray, self.items if self.items is not None else self.values).shape[1]
 
     def round(self, b: int) -> Feedback:
         """Round ``b`` (0-based within the block) as a :class:`Feedback` holding C-contiguous
@@ -335,7 +339,7 @@ class FeedbackBlock:
             return self._single
         if self.items is not None:
             return Feedback(self.n, items=self.items[:, b, :].copy(), family=self.family)
-        return Feedback(self.n, values=self.values[:, b, :].copy(), family=self.family)
+        return Feedback(self.n, values=cast(np.ndarray, self.values)[:, b, :].copy(), family=self.family)
 
     def add_to(self, S: np.ndarray) -> None:
         """``S += s_t`` for every round, in round order (exactly the per-round additions)."""
@@ -344,8 +348,9 @@ class FeedbackBlock:
 
             add_item_counts(S, self.items)
         else:
+            values = cast(np.ndarray, self.values)
             for b in range(self.rounds):
-                S += self.values[:, b, :]
+                S += values[:, b, :]
 
     def add_pair_abs_sum(self, total: np.ndarray) -> None:
         """``total += sum_{u<v} |s_t(u) - s_t(v)|`` for every round, in round order.
@@ -356,5 +361,6 @@ class FeedbackBlock:
             k = self.items.shape[2]
             total += float(self.rounds * k * (self.n - k))
         else:
+            values = cast(np.ndarray, self.values)
             for b in range(self.rounds):
-                total += pair_abs_sum(self.values[:, b, :])
+                total += pair_abs_sum(values[:, b, :])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .feedback import FAMILIES, family_M
 
@@ -21,7 +22,14 @@ class Game:
     T: int
     family: str = "single"
     k: int = 1
-    M: float | None = None
+    #: a float once built (``None`` at construction means the family's exact value)
+    M: float = None  # type: ignore[assignment]
+
+    if TYPE_CHECKING:  # the constructor the dataclass generates, as type checkers should see it
+
+        def __init__(
+            self, n: int, T: int, family: str = "single", k: int = 1, M: float | None = None
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n < 2:

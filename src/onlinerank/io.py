@@ -16,6 +16,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -87,7 +88,7 @@ def read_table(path: str | os.PathLike) -> list[dict]:
         return [{k: conv(v) for k, v in row.items()} for row in csv.DictReader(f)]
 
 
-def write_json(path: str | os.PathLike, obj) -> None:
+def write_json(path: str | os.PathLike, obj: Any) -> None:
     """JSON (indented, keys in insertion order), written atomically."""
     atomic_write_text(path, obj if isinstance(obj, str) else json.dumps(obj, indent=1) + "\n")
 
@@ -96,7 +97,7 @@ def save_results(results: dict[str, SimResult], path: str | os.PathLike) -> None
     """Write the blocks of several cells to one ``.npz`` atomically (no pickles).  Arrays are
     stored as ``{cell key}|{name}`` (keys such as ``adversary|learner|n10|k1|T100``, without
     ``|`` at either end)."""
-    arrays = {}
+    arrays: dict[str, Any] = {}  # name -> array (np.savez's keyword arguments)
     for key, res in sorted(results.items()):
         p = f"{key}|"
         arrays.update(

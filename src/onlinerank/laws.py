@@ -15,13 +15,14 @@ differ (e.g. ``w = (1, 2, 4)``: 7/135 against 1/21 for the order (0, 1, 2)).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache
 
 __all__ = ["plackett_luce_law", "quicksort_law", "pair_marginals", "total_variation"]
 
 
-def _weights(w) -> tuple[Fraction, ...]:
+def _weights(w: Iterable[float | Fraction]) -> tuple[Fraction, ...]:
     out = tuple(Fraction(x) for x in w)
     if len(out) < 1 or any(x <= 0 for x in out):
         raise ValueError(f"weights must be positive, got {w!r}")
@@ -30,7 +31,7 @@ def _weights(w) -> tuple[Fraction, ...]:
     return out
 
 
-def plackett_luce_law(w) -> dict[tuple[int, ...], Fraction]:
+def plackett_luce_law(w: Iterable[float | Fraction]) -> dict[tuple[int, ...], Fraction]:
     """``{order: probability}`` of Plackett–Luce with weights ``w`` (THEORY §2.3)."""
     w = _weights(w)
     law = {}
@@ -43,7 +44,7 @@ def plackett_luce_law(w) -> dict[tuple[int, ...], Fraction]:
     return law
 
 
-def quicksort_law(w) -> dict[tuple[int, ...], Fraction]:
+def quicksort_law(w: Iterable[float | Fraction]) -> dict[tuple[int, ...], Fraction]:
     """``{order: probability}`` of QuickSort (Algorithm 2) with weights ``w`` (module docstring)."""
     w = _weights(w)
 

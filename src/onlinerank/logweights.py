@@ -37,7 +37,7 @@ __all__ = ["LogWeights"]
 #: dense expected losses with at least this many ordered pairs per call use both cores
 _PARALLEL_PAIRS = 1 << 18
 #: sampler name -> code of the compiled block kernel
-_SAMPLER_CODES = {"plackett-luce": 0, "quicksort": 1}
+_SAMPLER_CODES: dict[str | None, int] = {"plackett-luce": 0, "quicksort": 1}
 
 
 class LogWeights:

@@ -5,6 +5,8 @@ finite sums) except :func:`frequency_rows`, which samples the construction (and 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from typing import cast
 
 import numpy as np
 
@@ -19,7 +21,7 @@ def T_grid(spec: dict) -> np.ndarray:
     return np.unique(np.round(np.geomspace(spec["min"], spec["max"], spec["points"]))).astype(int)
 
 
-def _pairs(sec: dict):
+def _pairs(sec: dict) -> Iterator[tuple[int, int]]:
     for n in sec["n"]:
         for k in sec["k"]:
             if 1 <= k and 2 * k <= n:
@@ -121,7 +123,7 @@ def frequency_rows(sec: dict, seed: int) -> list[dict]:
     rng = stream(seed, "lower", "frequencies", n, k, T)
     f = lowerbound.sample_frequencies(n, T, reps, rng, k)
     counts = np.bincount(f[:, 0], minlength=T + 1)
-    regret = lowerbound.hindsight_regret_from_frequencies(f, T, k)
+    regret = cast(np.ndarray, lowerbound.hindsight_regret_from_frequencies(f, T, k))  # f is 2-d
     mean, se = float(regret.mean()), float(regret.std(ddof=1) / math.sqrt(reps))
     pmf = binom.pmf(np.arange(T + 1), T, k / n)
     lo, hi = int(binom.ppf(1e-6, T, k / n)), int(binom.isf(1e-6, T, k / n))

@@ -53,8 +53,10 @@ import numbers
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import integrate, special, stats
 
 __all__ = [
@@ -111,7 +113,7 @@ def _as_int(name: str, value, minimum: int | None = None) -> int:
     if isinstance(value, numbers.Integral):
         out = int(value)
     elif isinstance(value, numbers.Real) and math.isfinite(value) and float(value).is_integer():
-        out = int(value)
+        out = int(cast(float, value))  # an integral real number (float, Fraction, ...)
     else:
         raise ValueError(f"{name} must be an integer, got {value!r}")
     if minimum is not None and out < minimum:
@@ -276,7 +278,7 @@ def _log_abs_walk_mean(N: np.ndarray) -> np.ndarray:
     return out
 
 
-def abs_walk_mean(N) -> float | np.ndarray:
+def abs_walk_mean(N: ArrayLike) -> float | np.ndarray:
     """``e_N = E|S_N|`` for the simple +-1 random walk (THEORY §4.2, GOLDEN G8).
 
     ``e_{2m+1} = e_{2m+2} = (2m+1) C(2m, m) 4^{-m}`` and ``e_0 = 0``.  Evaluated in log space as
@@ -288,7 +290,7 @@ def abs_walk_mean(N) -> float | np.ndarray:
     if np.any(arr < 0) or np.any(arr != np.floor(arr)) or not np.all(np.isfinite(arr)):
         raise ValueError(f"N must be a non-negative integer (or array of such), got {N!r}")
     flat = arr.reshape(-1)
-    out = np.zeros(flat.shape)
+    out: np.ndarray = np.zeros(flat.shape)
     pos = flat >= 1
     out[pos] = np.exp(_log_abs_walk_mean(flat[pos]))
     out = out.reshape(arr.shape)
@@ -347,7 +349,7 @@ def _expected_abs_D_fraction(T: int, r: Fraction) -> Fraction:
     return Fraction(total, b**T * 4**M)
 
 
-def exact_regret(n: int, T, k: int = 1, exact: bool = False) -> float | Fraction | np.ndarray:
+def exact_regret(n: int, T: ArrayLike, k: int = 1, exact: bool = False) -> float | Fraction | np.ndarray:
     """Exact expected regret of every algorithm against the random adversary (THEORY §4.2).
 
         E[Regret] = n(n-1)/4 * sum_{N=1}^T C(T,N) r^N (1-r)^{T-N} e_N,  r = 2k(n-k)/(n(n-1)).
@@ -422,14 +424,16 @@ def exact_regret_all(n: int, T_max: int, k: int = 1) -> np.ndarray:
     return out * (n * (n - 1) / 4.0)
 
 
-def expected_alg_loss(n: int, T, k: int = 1) -> float | np.ndarray:
+def expected_alg_loss(n: int, T: ArrayLike, k: int = 1) -> float | np.ndarray:
     """``E L_T(Alg) = T k (n-k) / 2`` for the pairwise loss, any algorithm (THEORY §4.1)."""
     n, k = _check_nk(n, k)
     Ts = _T_array(T)
     return _scalar_or_array(Ts * (k * (n - k) / 2.0), T)
 
 
-def expected_best_loss(n: int, T, k: int = 1, exact: bool = False):
+def expected_best_loss(
+    n: int, T: ArrayLike, k: int = 1, exact: bool = False
+) -> float | Fraction | np.ndarray:
     """``E L_T(pi*) = T k(n-k)/2 - E[Regret]`` for the pairwise loss (THEORY §4.1-4.2, G7).
 
     For k-choice this is ``E L*_{ll}``; the position loss ``ell`` adds ``T C(k,2)``.
@@ -442,7 +446,7 @@ def expected_best_loss(n: int, T, k: int = 1, exact: bool = False):
     return expected_alg_loss(n, T, k) - exact_regret(n, T, k)
 
 
-def asymptotic_regret(n: int, T, k: int = 1, corrected: bool = False) -> float | np.ndarray:
+def asymptotic_regret(n: int, T: ArrayLike, k: int = 1, corrected: bool = False) -> float | np.ndarray:
     """Asymptotic expected regret (THEORY §4.3).
 
     ``sqrt(n(n-1)k(n-k)T) / (2 sqrt(pi))``, multiplied by ``1 - (1-r)/(8rT)`` when
@@ -655,7 +659,7 @@ def _min_tail_all(n: int, T: int, k: int) -> np.ndarray:
     return np.clip(out, 0.0, 1.0)
 
 
-def joint_tail_prob(n: int, T: int, x, k: int = 1) -> float | np.ndarray:
+def joint_tail_prob(n: int, T: int, x: ArrayLike, k: int = 1) -> float | np.ndarray:
     """``P(f(u) >= x, f(v) >= x)`` for two fixed items, exactly (THEORY §4.4).
 
     Single choice: from the trinomial law of ``(f(u), f(v))``; k-subsets: from the four-cell law
@@ -692,7 +696,7 @@ def negative_association_gap(n: int, T: int, k: int = 1) -> float:
 # --------------------------------------------------------------------------------------------
 
 
-def lower_bound_holder(n: int, T, k: int = 1) -> float | np.ndarray:
+def lower_bound_holder(n: int, T: ArrayLike, k: int = 1) -> float | np.ndarray:
     """THEORY §4.5 (a): ``E[Regret] >= n(n-1)/4 * lam / sqrt(3 lam + 1 - 3r)``, ``lam = rT``.
 
     Valid for ALL ``T >= 1`` (Hölder: ``E|D| >= (E D^2)^{3/2} / (E D^4)^{1/2}`` with
@@ -722,7 +726,7 @@ def _sharp_g(lam: np.ndarray) -> np.ndarray:
     return s - 1.0 - 0.5 / s
 
 
-def lower_bound_sharp(n: int, T, k: int = 1) -> float | np.ndarray:
+def lower_bound_sharp(n: int, T: ArrayLike, k: int = 1) -> float | np.ndarray:
     """THEORY §4.5 (b): ``n(n-1)/4 sqrt(2/pi) (sqrt(lam+1) - 1 - 1/(2 sqrt(lam+1)))``, ``lam = rT``.
 
     Valid for ALL ``T >= 1`` (it is negative, hence trivial, for ``lam < 1.14``).  Proof:
@@ -921,7 +925,7 @@ def _sum_pair_min(f: np.ndarray) -> np.ndarray:
     return fs @ w
 
 
-def hindsight_regret_from_frequencies(f, T: int, k: int = 1) -> float | np.ndarray:
+def hindsight_regret_from_frequencies(f: ArrayLike, T: int, k: int = 1) -> float | np.ndarray:
     """Regret of an algorithm paying exactly its expectation, from frequency vectors (..., n).
 
     ``E L_T(Alg) - L_T(pi*) = T k(n-k)/2 - L*_ll`` with (THEORY §4.1)

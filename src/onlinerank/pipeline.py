@@ -17,6 +17,7 @@ import traceback
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 __all__ = ["PACKAGE_DIR", "code_inputs", "module_file", "run"]
 
@@ -116,7 +117,7 @@ def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tu
     return sorted(show(p) for p in seen)
 
 
-def run(snakemake, body: Callable[[logging.Logger], None]) -> None:
+def run(snakemake: Any, body: Callable[[logging.Logger], None]) -> None:
     """Run a step's ``body(log)`` with the rule's log file as the logger's destination; on an
     exception the traceback goes to the log file as well, then the step fails."""
     log = logging.getLogger("onlinerank")

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .io import atomic_path, read_table
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = [
     "use_style",
@@ -37,7 +42,7 @@ SAMPLER_STYLE = {
 }
 
 
-def plain_log_axis(ax, which: str = "both") -> None:
+def plain_log_axis(ax: Axes, which: str = "both") -> None:
     """Log axes labelled with plain numbers (100, 1000, 1e+04, ...): 1-2-5 ticks over at most
     three decades, one tick per decade (or fewer) beyond."""
     import math
@@ -82,7 +87,7 @@ def use_style() -> None:
     )
 
 
-def stamp(fig, config_digest: str, commit: str) -> None:
+def stamp(fig: Figure, config_digest: str, commit: str) -> None:
     """Small provenance text in the lower right corner: config digest and git commit."""
     fig.text(
         0.995,
@@ -95,7 +100,7 @@ def stamp(fig, config_digest: str, commit: str) -> None:
     )
 
 
-def save_figure(fig, *paths: str | os.PathLike) -> None:
+def save_figure(fig: Figure, *paths: str | os.PathLike) -> None:
     """Save to each path atomically (:func:`onlinerank.io.atomic_path`), format from the suffix."""
     for p in paths:
         with atomic_path(p) as tmp:
@@ -106,7 +111,7 @@ def save_figure(fig, *paths: str | os.PathLike) -> None:
             )
 
 
-def figure_context(snakemake):
+def figure_context(snakemake: Any) -> tuple[str, str]:
     """Common start of a figure script: style, config digest and commit for the stamp."""
     from .provenance import config_digest, git_commit
 
@@ -114,7 +119,7 @@ def figure_context(snakemake):
     return config_digest(snakemake.config), git_commit()
 
 
-def figure_tables(snakemake) -> dict[str, list[dict]]:
+def figure_tables(snakemake: Any) -> dict[str, list[dict]]:
     """The tables of a figure job, by name (the ``figure`` rule passes their names as
     ``params.tables`` in the order of ``input.tables``)."""
     return {
@@ -123,7 +128,7 @@ def figure_tables(snakemake) -> dict[str, list[dict]]:
     }
 
 
-def finish(fig, snakemake, digest: str, commit: str) -> None:
+def finish(fig: Figure, snakemake: Any, digest: str, commit: str) -> None:
     """Stamp and save a figure to the rule's ``png`` and ``pdf`` outputs."""
     stamp(fig, digest, commit)
     save_figure(fig, snakemake.output.png, snakemake.output.pdf)

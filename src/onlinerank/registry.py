@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 __all__ = ["Registry", "owner", "block_hook_applies"]
+
+_C = TypeVar("_C", bound=type)
 
 
 def owner(cls: type, attr: str) -> type:
@@ -25,16 +29,17 @@ class Registry(dict):
         super().__init__()
         self.kind = kind
 
-    def register(self, cls: type) -> type:
+    def register(self, cls: _C) -> _C:
         """Class decorator adding ``cls`` under ``cls.name``."""
-        if not getattr(cls, "name", None):
+        name = getattr(cls, "name", None)
+        if not name:
             raise TypeError(f"{cls.__name__} needs a class attribute 'name'")
-        if cls.name in self:
-            raise ValueError(f"duplicate {self.kind} name {cls.name!r}")
-        self[cls.name] = cls
+        if name in self:
+            raise ValueError(f"duplicate {self.kind} name {name!r}")
+        self[name] = cls
         return cls
 
-    def make(self, name: str, **params):
+    def make(self, name: str, **params: Any) -> Any:
         """Instantiate a registered class by name; unknown names list the known ones."""
         try:
             cls = self[name]

@@ -15,6 +15,7 @@ import hashlib
 from collections.abc import Iterable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = [
     "spawn_key",
@@ -82,7 +83,7 @@ _S11 = np.uint64(11)
 _TWO_M53 = 1.0 / 9007199254740992.0  # 2**-53
 
 
-def mix64(z):
+def mix64(z: np.ndarray) -> np.ndarray:
     """SplitMix64 finaliser, a bijection of uint64 (wrapping arithmetic; callers in numpy silence
     the overflow warnings of uint64 scalars with ``np.errstate(over="ignore")``)."""
     z = (z ^ (z >> _S30)) * MIX_C1
@@ -95,7 +96,7 @@ def splitmix64(x: np.ndarray) -> np.ndarray:
     return mix64(x + GOLDEN)
 
 
-def draw_seeds(keys: np.ndarray, t) -> np.ndarray:
+def draw_seeds(keys: np.ndarray, t: ArrayLike) -> np.ndarray:
     """Per-replicate uint64 seed for round ``t``: a counter-based hash of (key, t).
 
     No sequential state, so the seed of replicate r at round t does not depend on blocks, chunks

@@ -26,6 +26,7 @@ import functools
 import os
 import time
 from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 
@@ -55,7 +56,7 @@ def _memory_limit() -> int:
 
 def _block_width(game: Game) -> int:
     """Entries per replicate-round of a feedback block: chosen items, else the dense n."""
-    return game.chosen if game.family in ("single", "kchoice") else game.n
+    return cast(int, game.chosen) if game.family in ("single", "kchoice") else game.n
 
 
 def default_block(game: Game, reps: int) -> int:
@@ -63,7 +64,7 @@ def default_block(game: Game, reps: int) -> int:
     return max(1, min(game.T, _BLOCK_ELEMENTS // (reps * _block_width(game))))
 
 
-def check_block(block, game: Game, reps: int) -> int:
+def check_block(block: int | np.integer, game: Game, reps: int) -> int:
     """``block`` (rounds per block) as an int, or a ``ValueError`` naming it: at least 1, and a
     dense ``(R, block, n)`` float64 block must fit in a quarter of the physical memory."""
     if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1:

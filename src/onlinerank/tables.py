@@ -60,6 +60,11 @@ def _call(module: str, fn: str, *path: str, seed: bool = False) -> Callable[[dic
     return make
 
 
+def _bounds_table(stage: str) -> Callable[[dict], list[dict]]:
+    """``config -> bounds_rows(config, stage)``."""
+    return lambda config: bounds_rows(config, stage)
+
+
 def _call_on(module: str, fn: str, *sections: str) -> Callable[[dict], list[dict]]:
     """``config -> onlinerank.<module>.<fn>(config[s1], config[s2], ...)``, imported by name
     so that the table registry does not make every table depend on every table's module."""
@@ -73,9 +78,7 @@ def _call_on(module: str, fn: str, *sections: str) -> Callable[[dict], list[dict
 
 TABLES: dict[str, TableSpec] = {
     **{
-        f"bounds_{s}": TableSpec(
-            s, "tables", (s, "learners", "adversaries"), lambda c, s=s: bounds_rows(c, s)
-        )
+        f"bounds_{s}": TableSpec(s, "tables", (s, "learners", "adversaries"), _bounds_table(s))
         for s in ("upper", "baselines", "spearman")
     },
     "lemma61": TableSpec(

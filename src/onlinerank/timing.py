@@ -8,6 +8,7 @@ import math
 import time
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .adversaries import make_adversary
 from .game import Game
@@ -96,6 +97,7 @@ def runtime_rows(learners: dict, sec: dict) -> list[dict]:
         for n in sec["n"]:
             if n > max_n.get(label, math.inf):
                 continue
+            smp: bool | str  # True (whole draw), "first-step" or False
             if n <= max_sample_n.get(label, math.inf):
                 smp = True
             elif n <= max_partial.get(label, -1):
@@ -142,6 +144,6 @@ def runtime_rows(learners: dict, sec: dict) -> list[dict]:
     return rows
 
 
-def fit_exponent(ns, secs) -> float:
+def fit_exponent(ns: ArrayLike, secs: ArrayLike) -> float:
     """Least-squares slope of log(seconds) on log(n)."""
     return float(np.polyfit(np.log(np.asarray(ns, float)), np.log(np.asarray(secs, float)), 1)[0])

@@ -45,6 +45,7 @@ import itertools
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 
@@ -85,6 +86,10 @@ DP_FAMILIES = ("single", "kchoice", "subset", "spearman")
 #: 6 bytes of argmax path, two layers keep 8 bytes of values and keys each, and the work arrays
 #: are bounded by blocks of states: ``2e7`` states peak at ~0.6 GB (measured at n = 10, T = 83)
 MAX_STATES = 20_000_000
+
+#: how the functions here take a learner: a registered name, a spec dict ``{"name": ..., **params}``
+#: or a :class:`~onlinerank.learners.Learner` instance
+LearnerArg: TypeAlias = str | dict | Learner
 
 _CHUNK_FLOATS = 1 << 22  # learner state floats per batch of states
 _BLOCK = 1 << 17  # states per block of the DP's (states, actions) work arrays
@@ -127,13 +132,13 @@ def reduced_actions(n: int, family: str, k: int = 1) -> tuple[np.ndarray, np.nda
     return shifted[first], full[first]
 
 
-def _learner_spec(learner, eta) -> tuple[dict | None, Learner | None]:
+def _learner_spec(learner: LearnerArg, eta: str | float | None) -> tuple[dict | None, Learner | None]:
     if isinstance(learner, Learner):
         if eta is not None:
             raise ValueError("eta: give it to the Learner instance itself, not alongside one")
         return None, learner
     if isinstance(learner, str):
-        spec = {"name": learner}
+        spec: dict[str, Any] = {"name": learner}
     elif isinstance(learner, dict) and isinstance(learner.get("name"), str):
         spec = dict(learner)
     else:
@@ -150,7 +155,9 @@ def _learner_spec(learner, eta) -> tuple[dict | None, Learner | None]:
     return spec, None
 
 
-def dp_learner(learner, n: int, T: int, family: str = "single", k: int = 1, eta=None):
+def dp_learner(
+    learner: LearnerArg, n: int, T: int, family: str = "single", k: int = 1, eta: str | float | None = None
+) -> tuple[Game, Learner, str]:
     """Validate a DP instance and build its learner: ``(game, learner, law)`` (THEORY §1: the
     DP needs a law at round t that is a deterministic function of ``S_{t-1}``).
 
@@ -170,6 +177,7 @@ def dp_learner(learner, n: int, T: int, family: str = "single", k: int = 1, eta=
     game = Game(n=int(n), T=int(T), family=family, k=int(k))
     spec, lrn = _learner_spec(learner, eta)
     if lrn is None:
+        spec = cast(dict, spec)  # no Learner instance given: a spec
         try:
             lrn = make_learner(spec["name"], **{a: b for a, b in spec.items() if a != "name"})
         except TypeError as e:
@@ -195,7 +203,7 @@ def learner_bound(lrn: Learner, game: Game) -> float:
     n, T, fam, k = game.n, game.T, game.family, game.k
     d = lrn.describe()
     if lrn.name == "onlinerank":
-        return float(theorem31_sharp(n, T, game.M, lrn.eta_value))
+        return float(theorem31_sharp(n, T, game.M, lrn.eta_value))  # type: ignore[attr-defined]
     if lrn.name == "hedge" and d.get("beta") == "tuned":
         return float(comparison_bound("hedge", fam, n, T, k))
     if lrn.name == "fpl" and d.get("scale") == "tuned" and fam != "subset":
@@ -337,11 +345,11 @@ class WorstCaseResult:
     method: str = "exact"
 
 
-def make_result(lrn: Learner, game: Game, value: float, **extra) -> WorstCaseResult:
+def make_result(lrn: Learner, game: Game, value: float, **extra: Any) -> WorstCaseResult:
     """A :class:`WorstCaseResult` with the bounds of THEORY §3.2–§3.3 filled in (shared with the
     search adversaries)."""
     n, T, M = game.n, game.T, game.M
-    eta = float(lrn.eta_value) if lrn.name == "onlinerank" else math.nan
+    eta = float(lrn.eta_value) if lrn.name == "onlinerank" else math.nan  # type: ignore[attr-defined]
     b31 = float(theorem31_paper(n, T, M))
     sharp = float(theorem31_sharp(n, T, M, eta)) if lrn.name == "onlinerank" else math.nan
     own = learner_bound(lrn, game)
@@ -407,10 +415,10 @@ def exact_worst_regret(
     n: int,
     T: int,
     *,
-    learner="onlinerank",
+    learner: LearnerArg = "onlinerank",
     family: str = "single",
     k: int = 1,
-    eta=None,
+    eta: str | float | None = None,
     return_argmax: bool = True,
     max_states: float = MAX_STATES,
 ) -> WorstCaseResult:
@@ -480,17 +488,17 @@ def exact_worst_regret(
     argmax_seq = None
     if return_argmax:
         S = np.zeros(n, dtype=np.int64)
-        rows = []
+        seq_rows = []
         r = 0
         for t in range(T):
             # canonical label j is the item at position j of the stable sort of S (THEORY §3.4)
             perm = np.arange(n) if labelled else np.argsort(S, kind="stable")
             s = np.empty(n, dtype=np.int64)
             s[perm] = disp[best[t][r]]
-            rows.append(s)
+            seq_rows.append(s)
             S += s
             r = int(succ[t][r])
-        argmax_seq = np.array(rows, dtype=np.int64).reshape(T, n)
+        argmax_seq = np.array(seq_rows, dtype=np.int64).reshape(T, n)
 
     sizes = [len(L) for L in layers]
     return make_result(
@@ -549,7 +557,7 @@ def play_regret(lrn: Learner, game: Game, seqs: np.ndarray, items: bool = True) 
                 fb = Feedback(n, items=chosen, family=game.family)
         if fb is None:
             fb = Feedback(n, values=np.ascontiguousarray(row, dtype=np.float64), family=game.family)
-        total += lrn.expected_loss(fb)
+        total += cast(np.ndarray, lrn.expected_loss(fb))  # dp_learner: an exact learner
         abs_total += fb.pair_abs_sum()
         lrn.update(fb)
         fb.add_to(S)
@@ -559,9 +567,9 @@ def play_regret(lrn: Learner, game: Game, seqs: np.ndarray, items: bool = True) 
 def sequence_regret(
     seq: np.ndarray,
     n: int | None = None,
-    eta=None,
+    eta: str | float | None = None,
     *,
-    learner="onlinerank",
+    learner: LearnerArg = "onlinerank",
     family: str | None = None,
     k: int | None = None,
 ) -> float:
@@ -587,10 +595,10 @@ def brute_force_worst_regret(
     n: int,
     T: int,
     *,
-    learner="onlinerank",
+    learner: LearnerArg = "onlinerank",
     family: str = "single",
     k: int = 1,
-    eta=None,
+    eta: str | float | None = None,
     return_argmax: bool = False,
     limit: int = 500_000,
     chunk: int = 4096,
@@ -614,7 +622,7 @@ def brute_force_worst_regret(
         j = int(np.argmax(vals))
         if vals[j] > best_val:
             best_val, best_seq = float(vals[j]), seqs[j].astype(np.int64)
-    return (best_val, best_seq) if return_argmax else best_val
+    return (best_val, cast(np.ndarray, best_seq)) if return_argmax else best_val
 
 
 # --------------------------------------------------------------------------------------------
@@ -622,7 +630,7 @@ def brute_force_worst_regret(
 # --------------------------------------------------------------------------------------------
 
 
-def worst_case_rows(section) -> list[dict]:
+def worst_case_rows(section: dict) -> list[dict]:
     """Pipeline table of OnlineRank's exact worst cases (THEORY §3.4): for each case
     ``{family, n, k, T: [...], eta_factor: [...]}`` (``eta_factor`` multiplies the paper's eta,
     default ``[1.0]``).  ``section`` is the config's ``worst_case`` section, whose ``exact`` key

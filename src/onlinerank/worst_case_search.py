@@ -31,14 +31,16 @@ from __future__ import annotations
 
 import math
 import time
+from typing import cast
 
 import numpy as np
 
 from .adversaries import Adversary, make_adversary
+from .adversaries.base import LearnerView
 from .feedback import Feedback, pair_abs_sum
 from .game import Game
-from .learners import Learner
 from .worst_case import (
+    LearnerArg,
     WorstCaseResult,
     _Encoder,
     dp_learner,
@@ -130,10 +132,10 @@ def staircase_search(
     n: int,
     T: int,
     *,
-    learner="onlinerank",
+    learner: LearnerArg = "onlinerank",
     family: str = "single",
     k: int = 1,
-    eta=None,
+    eta: str | float | None = None,
     max_evals: int = 20_000,
     batch: int = 256,
 ) -> WorstCaseResult:
@@ -181,6 +183,7 @@ def staircase_search(
         evals += used
         if v > best_v:
             best_v, best_L = v, L
+    best_L = cast(np.ndarray, best_L)  # set by the first candidate (v > -inf)
     seq = staircase_sequences(n, best_L[None], kk)[0].astype(np.int64)
     value = float(play_regret(lrn, game, seq[None])[0])
     res = make_result(lrn, game, value, n_states=evals, max_layer_states=batch, argmax_seq=seq)
@@ -207,10 +210,10 @@ def beam_search(
     n: int,
     T: int,
     *,
-    learner="onlinerank",
+    learner: LearnerArg = "onlinerank",
     family: str = "single",
     k: int = 1,
-    eta=None,
+    eta: str | float | None = None,
     width: int = 1000,
     taus: tuple[float, ...] = (0.5, 1.0),
 ) -> WorstCaseResult:
@@ -293,15 +296,16 @@ class _Recorder(Adversary):
 
     def __init__(self, adversary) -> None:
         self.adversary = adversary
-        self.name = adversary.name
-        self.families = adversary.families
+        # the wrapped adversary's name and families, per instance
+        self.name = adversary.name  # type: ignore[misc]
+        self.families = adversary.families  # type: ignore[misc]
         self.rows: list[np.ndarray] = []
 
-    def reset(self, game: Game, rngs) -> None:
+    def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
         self.game, self.rngs, self.reps = game, rngs, len(rngs)
         self.adversary.reset(game, rngs)
 
-    def feedback(self, t: int, learner: Learner) -> Feedback:
+    def feedback(self, t: int, learner: LearnerView) -> Feedback:
         fb = self.adversary.feedback(t, learner)
         self.rows.append(np.asarray(fb.dense[0]))
         return fb
@@ -314,11 +318,11 @@ def adversary_regret(
     n: int,
     T: int,
     *,
-    learner="onlinerank",
+    learner: LearnerArg = "onlinerank",
     adversary: str | dict = "greedy",
     family: str = "single",
     k: int = 1,
-    eta=None,
+    eta: str | float | None = None,
     seed: int = 0,
 ) -> WorstCaseResult:
     """A registered adversary (name or spec dict; THEORY §3.4's heuristic adversaries) against
@@ -346,10 +350,10 @@ def search_worst_regret(
     n: int,
     T: int,
     *,
-    learner="onlinerank",
+    learner: LearnerArg = "onlinerank",
     family: str = "single",
     k: int = 1,
-    eta=None,
+    eta: str | float | None = None,
     width: int = 1000,
     max_evals: int = 20_000,
 ) -> WorstCaseResult:

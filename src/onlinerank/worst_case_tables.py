@@ -32,6 +32,7 @@ it: ``onlinerank.simulate.exact_expected_regret(decode_sequence(...), eta)`` for
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -77,7 +78,7 @@ def encode_sequence(seq: np.ndarray, family: str) -> str:
 
 def decode_sequence(text: str, n: int, family: str) -> np.ndarray:
     """The (T, n) int feedback sequence (THEORY §1) of :func:`encode_sequence`'s ``text``."""
-    rows = []
+    rows: list[list[int] | np.ndarray] = []
     for tok in text.split():
         if family == "spearman":
             rows.append([-int(x) for x in tok.split(".")])
@@ -262,7 +263,7 @@ def _row(label: str, r: WorstCaseResult, kind: str) -> dict:
         "ratio_thm31": r.ratio_thm31,
         "ratio_own": r.ratio_own,
         "states": r.n_states,
-        "sequence": encode_sequence(r.argmax_seq, r.family),
+        "sequence": encode_sequence(cast(np.ndarray, r.argmax_seq), r.family),
     }
 
 
@@ -389,7 +390,7 @@ def tightness_rows(section: dict, part: str = "all") -> list[dict]:
                             "ratio_thm31": r.ratio_thm31,
                             "ratio_sharp": r.ratio_sharp,
                             "states": r.n_states,
-                            "sequence": encode_sequence(r.argmax_seq, fam),
+                            "sequence": encode_sequence(cast(np.ndarray, r.argmax_seq), fam),
                         }
                     )
     return rows

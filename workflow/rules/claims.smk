@@ -9,9 +9,6 @@ rule claims:
     input:
         tables=[TABLE[t] for t in tables_needed(config)],
         code=code("claims.py"),
-    params:
-        tables=tables_needed(config),
-        config=CONFIG_DIGEST,
     output:
         json=f"{FIG}/claims.json",
         md=f"{FIG}/claims.md",
@@ -21,9 +18,11 @@ rule claims:
         f"{RES}/logs/claims.log",
     conda:
         "../../environment.yml"
+    params:
+        tables=tables_needed(config),
+        config=CONFIG_DIGEST,
     script:
         "../scripts/claims.py"
 
 
 REPORT_INTRO = rules.claims.output.intro
-

@@ -69,4 +69,6 @@ def claims_epilogue(config):
     `--config strict=true`, a non-zero exit if a claim of the paper FAILs)."""
     from onlinerank.claims.console import epilogue
 
-    epilogue(rules.claims.output.json, f"{RES}/.claims_previous.json", strict=bool(config.get("strict", False)))
+    epilogue(
+        rules.claims.output.json, f"{RES}/.claims_previous.json", strict=bool(config.get("strict", False))
+    )

@@ -125,11 +125,6 @@ rule figure:
     input:
         tables=lambda wc: [TABLE[t] for t in FIGURES[wc.fig]["tables"]],
         code=lambda wc: code(f"figures/{wc.fig}.py"),
-    params:
-        tables=lambda wc: FIGURES[wc.fig]["tables"],
-        caption=lambda wc: FIGURES[wc.fig]["caption"],
-        claim=lambda wc: f"{FIGURES[wc.fig]['claim']}: {REGISTRY[FIGURES[wc.fig]['claim']].title}",
-        config=CONFIG_DIGEST,
     output:
         png=report(
             f"{FIG}/{{fig}}.png",
@@ -144,6 +139,11 @@ rule figure:
         fig="|".join(FIGURES),
     conda:
         "../../environment.yml"
+    params:
+        tables=lambda wc: FIGURES[wc.fig]["tables"],
+        caption=lambda wc: FIGURES[wc.fig]["caption"],
+        claim=lambda wc: f"{FIGURES[wc.fig]['claim']}: {REGISTRY[FIGURES[wc.fig]['claim']].title}",
+        config=CONFIG_DIGEST,
     script:
         "../scripts/figures/{wildcards.fig}.py"
 
@@ -159,13 +159,13 @@ ALL_OUTPUTS = (
 rule manifest:
     input:
         outputs=ALL_OUTPUTS,
-    params:
-        config=CONFIG_DIGEST,
     output:
         f"{RES}/manifest.json",
     log:
         f"{RES}/logs/manifest.log",
     conda:
         "../../environment.yml"
+    params:
+        config=CONFIG_DIGEST,
     script:
         "../scripts/manifest.py"

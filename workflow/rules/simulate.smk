@@ -4,14 +4,14 @@
 rule simulate:
     input:
         code=lambda wc: simulate_code(wc.cell),
-    params:
-        spec=lambda wc: group_digest(config, wc.cell),
     output:
         f"{RES}/sim/{{cell}}/b{{block}}.npz",
     log:
         f"{RES}/logs/sim/{{cell}}/b{{block}}.log",
     conda:
         "../../environment.yml"
+    params:
+        spec=lambda wc: group_digest(config, wc.cell),
     script:
         "../scripts/simulate.py"
 
@@ -20,13 +20,13 @@ rule aggregate:
     input:
         blocks=lambda wc: block_files(wc.stage),
         code=code("aggregate.py"),
-    params:
-        spec=lambda wc: section_digest(config, wc.stage, "learners", "adversaries", "seed", "checkpoints"),
     output:
         f"{RES}/tables/sim_{{stage}}.csv",
     log:
         f"{RES}/logs/aggregate_{{stage}}.log",
     conda:
         "../../environment.yml"
+    params:
+        spec=lambda wc: section_digest(config, wc.stage, "learners", "adversaries", "seed", "checkpoints"),
     script:
         "../scripts/aggregate.py"

@@ -5,18 +5,18 @@
 rule table:
     input:
         code=lambda wc: code("table.py", TABLES[wc.table].module),
-    params:
-        spec=lambda wc: section_digest(config, *TABLES[wc.table].keys),
     output:
         f"{RES}/tables/{{table}}.csv",
     log:
         f"{RES}/logs/table_{{table}}.log",
+    conda:
+        "../../environment.yml"
     # wall-clock timings want the machine (capped by --cores) or, on SLURM, the node to themselves
     threads: lambda wc: 2 if wc.table == "runtime" else 1
     resources:
         slurm_extra=lambda wc: "'--exclusive'" if wc.table == "runtime" else "",
-    conda:
-        "../../environment.yml"
+    params:
+        spec=lambda wc: section_digest(config, *TABLES[wc.table].keys),
     script:
         "../scripts/table.py"
 

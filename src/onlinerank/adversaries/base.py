@@ -35,7 +35,8 @@ hook                            default                          override to
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol, cast
 
 import numpy as np
 
@@ -52,14 +53,33 @@ __all__ = [
     "ChunkedDraws",
     "bradley_terry_positions",
     "expected_positions",
+    "LearnerView",
 ]
+
+
+class LearnerView(Protocol):
+    """What an adversary may read of the learner it plays against (the ``learner`` argument of
+    :meth:`Adversary.feedback`): its name and the *distribution* of its coming ranking, never
+    its sampled ranking.  Every :class:`~onlinerank.learners.Learner` is one (a type, for the
+    checker only; oblivious adversaries ignore the argument, and the engine passes ``None`` to
+    them in :meth:`Adversary.feedback_block`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def expected_loss(self, fb: Feedback) -> np.ndarray | None: ...
+
+    def log_weights(self) -> np.ndarray | None: ...
+
+    def pair_probs(self) -> np.ndarray | None: ...
+
 
 ADVERSARIES = Registry("adversary")
 #: class decorator adding a adversary to :data:`ADVERSARIES` under ``cls.name``
 register = ADVERSARIES.register
 
 
-def make_adversary(name: str, **params) -> Adversary:
+def make_adversary(name: str, **params: Any) -> Adversary:
     """Instantiate a registered adversary by name; unknown names list the known ones."""
     return ADVERSARIES.make(name, **params)
 
@@ -82,7 +102,7 @@ def bradley_terry_positions(a: np.ndarray) -> np.ndarray:
     return out
 
 
-def expected_positions(learner, reps: int, n: int, who: str = "this adversary") -> np.ndarray:
+def expected_positions(learner: LearnerView, reps: int, n: int, who: str = "this adversary") -> np.ndarray:
     """Expected ``pi(u) - 1`` (R, n) of every item under the learner's coming ranking: its
     distribution, never its sample.  Learners with log-weights (``log_weights()``: OnlineRank)
     by :func:`bradley_terry_positions`; any other learner by n queries of its exact expected
@@ -124,7 +144,7 @@ class Adversary:
         self.rngs = rngs
         self.reps = len(rngs)
 
-    def feedback(self, t: int, learner) -> Feedback:  # pragma: no cover - interface
+    def feedback(self, t: int, learner: LearnerView) -> Feedback:  # pragma: no cover - interface
         """Feedback of round ``t`` (1-based) for all replicates; rounds are asked in order."""
         raise NotImplementedError
 
@@ -154,7 +174,7 @@ class Adversary:
         items, or ``None`` when it cannot state one (then it cannot play a graded game)."""
         return None
 
-    def checkpoint_metrics(self, learner) -> dict[str, np.ndarray]:
+    def checkpoint_metrics(self, learner: LearnerView) -> dict[str, np.ndarray]:
         """Extra metrics ``name -> (R,)`` recorded at every checkpoint, after the checkpoint
         round's update (default: none)."""
         return {}
@@ -168,7 +188,7 @@ class Adversary:
         it for every block size.  Default: one round.  The engine uses an override only where it
         is at least as derived as :meth:`feedback` (a subclass overriding ``feedback`` alone is
         asked round by round)."""
-        return FeedbackBlock.of(self.feedback(t0, None))
+        return FeedbackBlock.of(self.feedback(t0, None))  # type: ignore[arg-type]  # oblivious: unread
 
     def describe(self) -> dict:
         """Parameters that identify this adversary in outputs."""
@@ -198,7 +218,12 @@ class ChunkedDraws:
     values depend only on its own generator, never on the chunk size of others.
     """
 
-    def __init__(self, rngs: list[np.random.Generator], draw, chunk: int) -> None:
+    def __init__(
+        self,
+        rngs: list[np.random.Generator],
+        draw: Callable[[np.random.Generator, int], np.ndarray],
+        chunk: int,
+    ) -> None:
         self.rngs, self.draw, self.chunk = rngs, draw, max(1, int(chunk))
         self.buf: np.ndarray | None = None
         self.pos = self.chunk
@@ -210,7 +235,7 @@ class ChunkedDraws:
     def next(self) -> np.ndarray:
         if self.pos >= self.chunk:
             self._refill()
-        out = self.buf[self.pos]
+        out = cast(np.ndarray, self.buf)[self.pos]
         self.pos += 1
         return out
 
@@ -222,7 +247,7 @@ class ChunkedDraws:
             if self.pos >= self.chunk:
                 self._refill()
             c = min(m, self.chunk - self.pos)
-            parts.append(self.buf[self.pos : self.pos + c])
+            parts.append(cast(np.ndarray, self.buf)[self.pos : self.pos + c])
             self.pos += c
             m -= c
         return parts[0] if len(parts) == 1 else np.concatenate(parts)

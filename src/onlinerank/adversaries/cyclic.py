@@ -29,11 +29,13 @@ randomness, so it is deterministic and the same for every replicate: ``oblivious
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
-from .base import Adversary, register
+from .base import Adversary, LearnerView, register
 
 __all__ = ["CyclicAdversary", "least_favoured"]
 
@@ -64,12 +66,12 @@ class CyclicAdversary(Adversary):
             raise ValueError(f"cyclic: ties must be one of {', '.join(TIES)}, got {ties!r}")
         self.ties = ties
 
-    def reset(self, game: Game, rngs) -> None:
+    def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
         super().reset(game, rngs)
-        self.k = game.chosen
+        self.k = cast(int, game.chosen)  # a binary family
         self._m = 0  # items dealt so far
 
-    def feedback(self, t: int, learner) -> Feedback:
+    def feedback(self, t: int, learner: LearnerView) -> Feedback:
         n, k = self.game.n, self.k
         idx = (self._m + np.arange(k)) % n
         self._m += k

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
-from .base import Adversary, ChunkedDraws, register
+from .base import Adversary, ChunkedDraws, LearnerView, register
 
 __all__ = ["GradedAdversary", "graded_M", "graded_game"]
 
@@ -91,7 +91,7 @@ class GradedAdversary(Adversary):
         """The family bound :func:`graded_M` for this adversary's score range."""
         return graded_M(n, self.levels, self.continuous)
 
-    def reset(self, game: Game, rngs) -> None:
+    def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
         super().reset(game, rngs)
         n = game.n
         if self.relevance == "uniform":
@@ -108,7 +108,7 @@ class GradedAdversary(Adversary):
             return np.clip(x, 0.0, 1.0)
         return np.clip(np.round(self.levels * x), 0, self.levels)
 
-    def feedback(self, t: int, learner) -> Feedback:
+    def feedback(self, t: int, learner: LearnerView) -> Feedback:
         return Feedback(self.game.n, values=self._scores(self.draws.next()), family="graded")
 
     def feedback_block(self, t0: int, B: int) -> FeedbackBlock:

@@ -38,11 +38,13 @@ receive identical feedback.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ..feedback import Feedback
 from ..game import Game
-from .base import Adversary, expected_positions, register
+from .base import Adversary, LearnerView, expected_positions, register
 
 __all__ = ["GreedyAdversary", "greater_counts"]
 
@@ -78,18 +80,18 @@ class GreedyAdversary(Adversary):
     oblivious = False
     families = ("single", "kchoice", "subset")
 
-    def reset(self, game: Game, rngs) -> None:
+    def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
         super().reset(game, rngs)
-        self.k = game.chosen
+        self.k = cast(int, game.chosen)  # a binary family
         self.S = np.zeros((self.reps, game.n))
         #: (R,) the exact one-step expected regret increment of the last feedback played
         self.last_increment: np.ndarray | None = None
 
-    def positions(self, learner) -> np.ndarray:
+    def positions(self, learner: LearnerView) -> np.ndarray:
         """Expected ``pi(u) - 1`` of every item (R, n) under the learner's coming ranking."""
         return expected_positions(learner, self.reps, self.game.n, "adversary 'greedy'")
 
-    def feedback(self, t: int, learner) -> Feedback:
+    def feedback(self, t: int, learner: LearnerView) -> Feedback:
         R, n, k = self.reps, self.game.n, self.k
         h = self.positions(learner) - greater_counts(self.S)
         rows = np.arange(R)

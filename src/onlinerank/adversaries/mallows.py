@@ -45,10 +45,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
-from .base import Adversary, ChunkedDraws, expected_positions, register
+from .base import Adversary, ChunkedDraws, LearnerView, expected_positions, register
 
 __all__ = [
     "MallowsAdversary",
@@ -123,7 +124,7 @@ def _positions_about(rel: np.ndarray, centre_order: np.ndarray) -> np.ndarray:
 
 
 def mallows_sample(
-    n: int, phi: float, centre_order, rng: np.random.Generator, size: int | None = None
+    n: int, phi: float, centre_order: ArrayLike | None, rng: np.random.Generator, size: int | None = None
 ) -> np.ndarray:
     """Exact Mallows samples by repeated insertion (module docstring).
 
@@ -139,7 +140,7 @@ def mallows_sample(
     return sigma[0] if size is None else sigma
 
 
-def mallows_pmf(sigma, centre, phi: float) -> np.ndarray | float:
+def mallows_pmf(sigma: ArrayLike, centre: ArrayLike, phi: float) -> np.ndarray | float:
     """Mallows probability ``phi^{d_K(sigma, c)} / Z`` of positions ``sigma`` (..., n).
 
     ``centre`` is the centre as an *order* (``centre[i]`` = item at position i + 1), as in
@@ -185,7 +186,7 @@ class MallowsAdversary(Adversary):
         """Exercises every code path: random centres switching every 7 rounds."""
         return cls(phi=0.6, centre="random", switch_every=7)
 
-    def reset(self, game: Game, rngs) -> None:
+    def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
         super().reset(game, rngs)
         n = game.n
         children = [g.spawn(2) for g in rngs]
@@ -206,7 +207,7 @@ class MallowsAdversary(Adversary):
         if P is not None and t > 1 and (t - 1) % P == 0:
             self.centres = np.stack([g.permutation(self.game.n) for g in self._centre_rngs])
 
-    def feedback(self, t: int, learner) -> Feedback:
+    def feedback(self, t: int, learner: LearnerView) -> Feedback:
         self._switch(t)
         sigma = _positions_about(self.draws.next(), self.centres)
         return Feedback(self.game.n, values=-sigma.astype(np.float64), family="spearman")
@@ -223,7 +224,7 @@ class MallowsAdversary(Adversary):
         sigma = (parts[0] if len(parts) == 1 else np.concatenate(parts)).swapaxes(0, 1)
         return FeedbackBlock(self.game.n, values=-sigma.astype(np.float64), family="spearman")
 
-    def checkpoint_metrics(self, learner) -> dict:
+    def checkpoint_metrics(self, learner: LearnerView) -> dict:
         """Expected Spearman correlation coefficient r_s between the learner's coming ranking and
         the current centre.  For permutations r_s is affine in rho = sum_u pi(u) sigma(u), so its
         expectation needs only the expected positions (exact for learners with exact marginals)."""

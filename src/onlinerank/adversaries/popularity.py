@@ -19,12 +19,13 @@ of rounds at a time from each replicate's own generator).
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
-from .base import Adversary, ChunkedDraws, register
+from .base import Adversary, ChunkedDraws, LearnerView, register
 
 __all__ = ["PopularityAdversary", "zipf_weights"]
 
@@ -52,7 +53,7 @@ class PopularityAdversary(Adversary):
     def example(cls) -> PopularityAdversary:
         return cls(a=1.0)
 
-    def reset(self, game: Game, rngs) -> None:
+    def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
         super().reset(game, rngs)
         n = game.n
         p = zipf_weights(n, self.a)
@@ -66,7 +67,7 @@ class PopularityAdversary(Adversary):
             def draw(g, c):  # inverse CDF
                 return np.minimum(np.searchsorted(cdf, g.random(c), side="right"), n - 1)[:, None]
         elif game.family in ("kchoice", "subset"):
-            k = game.chosen
+            k = cast(int, game.chosen)  # a binary family
 
             def draw(g, c):  # Gumbel-top-k = successive sampling without replacement
                 keys = logw + g.gumbel(size=(c, n))
@@ -81,7 +82,7 @@ class PopularityAdversary(Adversary):
 
         self.draws = ChunkedDraws(rngs, draw, chunk)
 
-    def feedback(self, t: int, learner) -> Feedback:
+    def feedback(self, t: int, learner: LearnerView) -> Feedback:
         return self._feedback(self.draws.next())
 
     def feedback_block(self, t0: int, B: int) -> FeedbackBlock:

@@ -29,12 +29,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..feedback import Feedback
-from .base import Adversary, expected_positions, register
+from .base import Adversary, LearnerView, expected_positions, register
 
 __all__ = ["ReverseAdversary", "expected_order", "reverse_sigma", "reverse_of_order"]
 
 
-def expected_order(learner, reps: int, n: int) -> np.ndarray:
+def expected_order(learner: LearnerView, reps: int, n: int) -> np.ndarray:
     """Items (R, n) by increasing expected position, ties by item id (module docstring)."""
     a = learner.log_weights()
     a = None if a is None else np.asarray(a, dtype=np.float64)
@@ -69,6 +69,6 @@ class ReverseAdversary(Adversary):
     oblivious = False
     families = ("spearman",)
 
-    def feedback(self, t: int, learner) -> Feedback:
+    def feedback(self, t: int, learner: LearnerView) -> Feedback:
         sigma = reverse_of_order(expected_order(learner, self.reps, self.game.n))
         return Feedback(self.game.n, values=-sigma.astype(np.float64), family="spearman")

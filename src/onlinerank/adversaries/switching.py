@@ -23,12 +23,13 @@ Spearman), plus O(n) per phase.  :attr:`favoured` holds the current round's favo
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
-from .base import Adversary, register
+from .base import Adversary, LearnerView, register
 from .uniform import uniform_subsets
 
 __all__ = ["SwitchingAdversary"]
@@ -41,6 +42,9 @@ class SwitchingAdversary(Adversary):
     name = "switching"
     oblivious = True
     families = ("single", "kchoice", "subset", "spearman")
+    #: the current chunk of rounds (c, R, w) and their favourites, filled by ``_fill`` before use
+    _rows: np.ndarray
+    _favs: np.ndarray
 
     def __init__(self, period: int | None = None, p_favour: float = 1.0) -> None:
         if period is not None and (isinstance(period, bool) or not isinstance(period, int) or period < 1):
@@ -58,14 +62,14 @@ class SwitchingAdversary(Adversary):
     def example(cls) -> SwitchingAdversary:
         return cls(period=7, p_favour=0.8)
 
-    def reset(self, game: Game, rngs) -> None:
+    def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
         super().reset(game, rngs)
         n = game.n
         self.P = self.period if self.period is not None else max(1, game.T // 10)
         if game.family == "single":
             self._draw = lambda g, c: g.integers(n, size=(c, 1))
         elif game.family in ("kchoice", "subset"):
-            k = game.chosen
+            k = cast(int, game.chosen)  # a binary family
             self._draw = lambda g, c: uniform_subsets(g, c, n, k)
         else:  # spearman: sigma[u] = position of u
             self._draw = lambda g, c: g.permuted(np.tile(np.arange(1, n + 1), (c, 1)), axis=1)
@@ -74,7 +78,7 @@ class SwitchingAdversary(Adversary):
         self._last_phase = -1  # index of the last phase drawn (the same for every replicate)
         self._t0 = 1  # first round of the next chunk
         self._pos = self.chunk
-        self._rows = self._favs = None
+        self._rows = self._favs = None  # type: ignore[assignment]  # filled by _fill() before use
         self.favoured: np.ndarray | None = None
 
     def _phase_favourites(self, g: np.random.Generator, r: int, m: int) -> np.ndarray:
@@ -128,7 +132,7 @@ class SwitchingAdversary(Adversary):
         self.favoured = favs[-1][-1]
         return self._feedback_block(rows[0] if len(rows) == 1 else np.concatenate(rows))
 
-    def feedback(self, t: int, learner) -> Feedback:
+    def feedback(self, t: int, learner: LearnerView) -> Feedback:
         if self._pos >= self.chunk:
             self._fill()
         x = self._rows[self._pos]

@@ -47,12 +47,13 @@ import math
 import os
 import re
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import numpy as np
 
 from ..feedback import FAMILIES, Feedback, FeedbackBlock
 from ..game import Game
-from .base import Adversary, register
+from .base import Adversary, LearnerView, register
 
 __all__ = ["TraceAdversary", "TraceError", "read_trace", "parse_trace_lines", "FORMATS"]
 
@@ -221,7 +222,7 @@ def parse_trace_lines(
         else:
             dense_out.append(vals)
     if compact:
-        return np.array(items_out, dtype=np.int64).reshape(-1, width), None
+        return np.array(items_out, dtype=np.int64).reshape(-1, cast(int, width)), None  # single/kchoice
     return None, np.array(dense_out, dtype=np.float64).reshape(-1, n)
 
 
@@ -237,6 +238,7 @@ def read_trace(path: str | os.PathLike, n: int, family: str, k: int = 1, format:
     items, dense = parse_trace_lines(lines, n, family, k, format, label=path)
     if dense is not None:
         return dense
+    items = cast(np.ndarray, items)  # exactly one of the two
     s = np.zeros((items.shape[0], n))
     np.put_along_axis(s, items, 1.0, axis=1)
     return s
@@ -248,7 +250,7 @@ def _example_rounds(game: Game) -> list[str]:
     lines = ["# synthetic example log written by TraceAdversary.example()"]
     for t in range(T):
         if game.family in _BINARY:
-            k = game.chosen
+            k = cast(int, game.chosen)  # a binary family
             lines.append(", ".join(str((3 * t + j) % n) for j in range(k)))
         elif game.family == "spearman":
             sigma = (np.arange(n) + t) % n + 1
@@ -301,7 +303,8 @@ class TraceAdversary(Adversary):
     def _lines(self, game: Game) -> tuple[list[str], str | None]:
         if self.path is not None:
             return _read_lines(self.path)
-        rounds = self.rounds(game) if callable(self.rounds) else self.rounds
+        # no path: rounds= was given (the constructor checks that exactly one is)
+        rounds = cast(Sequence | np.ndarray, self.rounds(game) if callable(self.rounds) else self.rounds)
         if isinstance(rounds, str):
             raise TraceError(
                 "trace: rounds= must be a sequence of lines (or rows), not one string; split it into lines"
@@ -337,11 +340,11 @@ class TraceAdversary(Adversary):
             )
         self.sha256 = digest
 
-    def reset(self, game: Game, rngs) -> None:
+    def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
         super().reset(game, rngs)  # calls check(game): the whole log is parsed here
         self._items, self._dense, _ = self._cache[self._key(game)]
 
-    def feedback(self, t: int, learner) -> Feedback:
+    def feedback(self, t: int, learner: LearnerView) -> Feedback:
         n, R, fam = self.game.n, self.reps, self.game.family
         if self._items is not None:
             return Feedback(n, items=np.tile(self._items[t - 1], (R, 1)), family=fam)

@@ -6,11 +6,13 @@ n // 2; spearman: a uniform random ranking (s = -sigma).
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
-from .base import Adversary, ChunkedDraws, register
+from .base import Adversary, ChunkedDraws, LearnerView, register
 
 
 def uniform_subsets(rng: np.random.Generator, c: int, n: int, k: int) -> np.ndarray:
@@ -25,20 +27,20 @@ class UniformAdversary(Adversary):
     oblivious = True
     families = ("single", "kchoice", "subset", "spearman")
 
-    def reset(self, game: Game, rngs) -> None:
+    def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
         super().reset(game, rngs)
         n = game.n
         chunk = max(1, min(1024, (1 << 18) // n))
         if game.family == "single":
             draw = lambda g, c: g.integers(n, size=(c, 1))  # noqa: E731
         elif game.family in ("kchoice", "subset"):
-            k = game.chosen
+            k = cast(int, game.chosen)  # a binary family
             draw = lambda g, c: uniform_subsets(g, c, n, k)  # noqa: E731
         else:  # spearman: sigma[u] = position of u
             draw = lambda g, c: g.permuted(np.tile(np.arange(1, n + 1), (c, 1)), axis=1)  # noqa: E731
         self.draws = ChunkedDraws(rngs, draw, chunk)
 
-    def feedback(self, t: int, learner) -> Feedback:
+    def feedback(self, t: int, learner: LearnerView) -> Feedback:
         return self._feedback(self.draws.next())
 
     def feedback_block(self, t0: int, B: int) -> FeedbackBlock:

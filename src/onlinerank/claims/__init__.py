@@ -8,6 +8,8 @@
 * :mod:`.report` — the claims document (``claims.json``), its schema and its renderings.
 """
 
+from collections.abc import Mapping
+
 from . import lower, remarks, section4, spearman, upper  # noqa: F401  (register the builders)
 from .registry import REGISTRY, TABLE_STAGE, Claim, stages_of, validate_registry
 from .report import (
@@ -35,7 +37,7 @@ __all__ = [
 ]
 
 
-def tables_needed(config) -> list[str]:
+def tables_needed(config: Mapping) -> list[str]:
     """Tables read by the claims whose stages are configured (inputs of the claims step)."""
     present = stages_of(config)
     out = set()

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
+import numpy as np
+
 from .registry import Context, make_cell
 from .stats import asymptotic_exponent, bonferroni_z, normal_interval
 
@@ -56,7 +58,7 @@ def deterministic_method(reps: int) -> str:
 def ratio_cells(
     ctx: Context,
     rows: list[dict],
-    scale: Callable[[dict], float],
+    scale: Callable[[dict], float | np.ndarray],
     *,
     note: Callable[[dict], str] | None = None,
 ) -> list[dict]:

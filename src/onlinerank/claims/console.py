@@ -13,6 +13,7 @@ import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from ..io import atomic_write_text, read_table, write_csv
 from .report import (
@@ -33,13 +34,13 @@ def _meta(config: Mapping) -> dict:
 
     meta = {"config_digest": config_digest(dict(config)), "commit": git_commit()}
     try:
-        from ..provenance import versions
+        from ..provenance import versions  # type: ignore[attr-defined]  # comes with provenance.versions()
     except ImportError:  # pragma: no cover - older provenance module
         return meta
     return {**meta, "versions": {k: str(v) for k, v in versions().items()}}
 
 
-def write_claims(table_paths: Mapping[str, str], config: Mapping, output) -> dict:
+def write_claims(table_paths: Mapping[str, str], config: Mapping, output: Any) -> dict:
     """Evaluate every claim on the tables at ``table_paths`` (name -> CSV) and write ``output.json``,
     ``output.md``, ``output.csv`` and ``output.intro``; returns the document plus its summary lines
     under ``"summary"`` (not written)."""

@@ -9,7 +9,7 @@ import math
 from collections import defaultdict
 
 from .common import cell_params, final
-from .registry import SIM_COLUMNS, claim, make_cell
+from .registry import SIM_COLUMNS, Context, claim, make_cell
 from .stats import abs_interval, bonferroni_z, normal_interval
 
 CURVES = ("n", "k", "T", "scale", "exact", "thm31_optimal", "h_holder")
@@ -31,7 +31,7 @@ CURVES = ("n", "k", "T", "scale", "exact", "thm31_optimal", "h_holder")
     about="every algorithm (the random adversary's regret does not depend on the algorithm)",
     figures=("lower_sandwich", "lower_normalized"),
 )
-def lower_theorem(ctx):
+def lower_theorem(ctx: Context) -> list[dict]:
     by = defaultdict(list)
     for r in ctx.table("lower_curves"):
         by[(r["n"], r["k"])].append(r)
@@ -75,7 +75,7 @@ def lower_theorem(ctx):
     about="every learner of the lower stage, and every baseline against the uniform adversary",
     figures=("lower_normalized", "baselines_regret"),
 )
-def every_algorithm(ctx):
+def every_algorithm(ctx: Context) -> list[dict]:
     rows = final(ctx.table("sim_lower"), "exp_loss") + [
         r
         for r in final(ctx.table("sim_baselines"), "exp_loss")
@@ -143,7 +143,7 @@ def _pooled_relative(ctx, rows, exact, what):
     about="the random adversary",
     figures=("lower_frequencies",),
 )
-def binomial_law(ctx):
+def binomial_law(ctx: Context) -> list[dict]:
     by = defaultdict(list)
     for r in ctx.table("lower_frequencies"):
         by[(r["n"], r["k"], r["T"], r["reps"])].append(r)
@@ -187,7 +187,7 @@ def binomial_law(ctx):
     about="the random adversary",
     figures=("lower_abg",),
 )
-def route(ctx):
+def route(ctx: Context) -> list[dict]:
     out = []
     for r in ctx.table("lower_abg"):
         v = r["regret_lower"] / r["exact_regret"]
@@ -221,7 +221,7 @@ def route(ctx):
     about="every learner of the lower stage",
     figures=("lower_normalized",),
 )
-def exact_formula(ctx):
+def exact_formula(ctx: Context) -> list[dict]:
     from ..lowerbound import exact_regret
 
     return _pooled_relative(
@@ -243,7 +243,7 @@ def exact_formula(ctx):
     reads={"lower_curves": CURVES},
     figures=("lower_sandwich",),
 )
-def upper_lower(ctx):
+def upper_lower(ctx: Context) -> list[dict]:
     from ..lowerbound import UPPER_LOWER_RATIO
 
     by = defaultdict(list)
@@ -283,7 +283,7 @@ def upper_lower(ctx):
     reads={"lower_hc": ("n", "k", "c", "h_c")},
     figures=("lower_hc",),
 )
-def hc_linear(ctx):
+def hc_linear(ctx: Context) -> list[dict]:
     by = defaultdict(list)
     for r in ctx.table("lower_hc"):
         if r["h_c"] > 0:

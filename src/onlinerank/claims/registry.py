@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 
@@ -88,7 +89,7 @@ def _add(entry: Claim) -> Claim:
     return entry
 
 
-def claim(**fields) -> Callable[[Callable], Callable]:
+def claim(**fields: Any) -> Callable[[Callable], Callable]:
     """Decorator registering a builder ``fn(ctx) -> list[cell]`` under ``fields['id']``."""
 
     def deco(fn: Callable) -> Callable:
@@ -98,12 +99,12 @@ def claim(**fields) -> Callable[[Callable], Callable]:
     return deco
 
 
-def not_tested(**fields) -> None:
+def not_tested(**fields: Any) -> None:
     """Register a statement of the paper that is not tested (``reason`` says why)."""
     _add(Claim(section="not-tested", **fields))
 
 
-def config_value(config: Mapping, key: str):
+def config_value(config: Mapping, key: str) -> Any:
     """The config value at dotted ``key`` (e.g. ``claims.margins.lemma61``); KeyError if absent."""
     node = config
     for part in key.split("."):
@@ -163,9 +164,9 @@ class Context:
     def threshold(self) -> float:
         """The claim's threshold as a number (resolving a config key)."""
         t = self.claim.threshold
-        return float(config_value(self.config, t)) if isinstance(t, str) else float(t)
+        return float(config_value(self.config, t)) if isinstance(t, str) else float(cast(float, t))
 
-    def setting(self, key: str, default=None):
+    def setting(self, key: str, default: Any = None) -> Any:
         try:
             return config_value(self.config, key)
         except KeyError:
@@ -173,7 +174,7 @@ class Context:
                 raise
             return default
 
-    def rng(self, *names) -> np.random.Generator:
+    def rng(self, *names: object) -> np.random.Generator:
         """A named stream for this claim (bootstrap draws): ``(seed, "claims", id, *names)``."""
         from ..seeding import stream
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 
 from ..feedback import complexity_M, family_M, position_loss
 from ..hindsight import hindsight_loss_of_sequence
 from ..laws import pair_marginals, plackett_luce_law, quicksort_law, total_variation
-from .registry import claim, make_cell, not_tested
+from .registry import Context, claim, make_cell, not_tested
 from .stats import abs_interval, bonferroni_z
 
 #: weight vectors of the exact Lemma 6.1 check (THEORY §5.2; GOLDEN G3/G4)
@@ -35,7 +36,7 @@ LEMMA_WEIGHTS = ((1, 2, 4), (1, 2, 3, 4), (1, 1, 3, 7, 2), (5, 1, 2, 2, 9))
     reads={"lemma61": ("sampler", "n", "samples", "u", "v", "p", "freq")},
     about="QuickSort (Algorithm 2) and Plackett–Luce (Algorithm 3)",
 )
-def lemma61(ctx):
+def lemma61(ctx: Context) -> list[dict]:
     out = []
     for w in LEMMA_WEIGHTS:
         for name, fn in (("plackett-luce", plackett_luce_law), ("quicksort", quicksort_law)):
@@ -94,7 +95,7 @@ def lemma61(ctx):
     threshold=1e-3,
     test="exact rational enumeration of both laws",
 )
-def laws_differ(ctx):
+def laws_differ(ctx: Context) -> list[dict]:
     out = []
     for w in LEMMA_WEIGHTS:
         tv = total_variation(quicksort_law(w), plackett_luce_law(w))
@@ -165,7 +166,7 @@ _GAMES = (
     test="exact enumeration of every ranking and every feedback vector of the family; ℓℓ from its "
     "definition (2.2)",
 )
-def losses(ctx):
+def losses(ctx: Context) -> list[dict]:
     out = []
     for family, ns, k in _GAMES:
         for n in ns:
@@ -212,14 +213,14 @@ def losses(ctx):
     threshold=1e-9,
     test="exact enumeration of every feedback vector (and every ranking) of the family",
 )
-def m_values(ctx):
+def m_values(ctx: Context) -> list[dict]:
     paper = {"single": lambda n, k: n, "kchoice": lambda n, k: n * k, "subset": lambda n, k: n * n / 4}
     out = []
     for family, ns, k in _GAMES:
         for n in ns:
             S = _family_vectors(family, n, k)
             M_enum = complexity_M(S)
-            M_form = family_M(family, n, k)
+            M_form = cast(float, family_M(family, n, k))  # integer n, k: a float
             cells = [("|M − closed form|", abs(M_enum - M_form))]
             if family != "spearman":
                 orders = np.array(list(itertools.permutations(range(n))))
@@ -259,7 +260,7 @@ def m_values(ctx):
     threshold=1e-9,
     test="exact: brute force over every ranking for random feedback sequences (named random stream)",
 )
-def offline(ctx):
+def offline(ctx: Context) -> list[dict]:
     out = []
     for family, ns, k in _GAMES:
         for n in ns[-2:]:
@@ -270,7 +271,7 @@ def offline(ctx):
             for _ in range(5):
                 seq = S[rng.integers(len(S), size=int(rng.integers(1, 30)))]
                 brute = min(float(sum(_pairwise_by_definition(o[None], s)[0] for s in seq)) for o in orders)
-                worst = max(worst, hindsight_loss_of_sequence(seq) - brute)
+                worst = max(worst, cast(float, hindsight_loss_of_sequence(seq)) - brute)
             out.append(
                 make_cell(
                     ctx,

@@ -9,7 +9,7 @@ from collections import defaultdict
 
 from .. import bounds as B
 from .common import at_paper_eta, cell_params, final, ratio_cells
-from .registry import SIM_COLUMNS, claim, make_cell
+from .registry import SIM_COLUMNS, Context, claim, make_cell
 from .stats import abs_interval, asymptotic_exponent
 
 COMPARISON = ("family", "sweep", "n", "k", "T", "method", "ratio", "claimed", "claimed_value")
@@ -76,7 +76,7 @@ _GROWTH_STAT = "d log(baseline bound / Theorem 3.1) / d log(claimed factor) over
     about="the bounds (not simulated regrets)",
     **_GROWTH,
 )
-def sec4_hedge(ctx):
+def sec4_hedge(ctx: Context) -> list[dict]:
     return _growth_cells(
         ctx,
         [
@@ -98,7 +98,7 @@ def sec4_hedge(ctx):
     about="the bounds (not simulated regrets)",
     **_GROWTH,
 )
-def sec4_fpl(ctx):
+def sec4_fpl(ctx: Context) -> list[dict]:
     return _growth_cells(ctx, [("fpl", "kchoice", "k")])
 
 
@@ -113,7 +113,7 @@ def sec4_fpl(ctx):
     about="the bounds (not simulated regrets)",
     **_GROWTH,
 )
-def sec4_permelearn(ctx):
+def sec4_permelearn(ctx: Context) -> list[dict]:
     return _growth_cells(ctx, [("permelearn", "single", "n"), ("permelearn", "kchoice", "n")])
 
 
@@ -128,7 +128,7 @@ def sec4_permelearn(ctx):
     about="the bounds (not simulated regrets)",
     **_GROWTH,
 )
-def sec5_fpl(ctx):
+def sec5_fpl(ctx: Context) -> list[dict]:
     return _growth_cells(ctx, [("fpl", "spearman", "n")])
 
 
@@ -142,7 +142,7 @@ def sec5_fpl(ctx):
     about="the bounds (not simulated regrets)",
     **_GROWTH,
 )
-def sec5_permelearn(ctx):
+def sec5_permelearn(ctx: Context) -> list[dict]:
     return _growth_cells(ctx, [("permelearn", "spearman", "n")])
 
 
@@ -180,7 +180,7 @@ def _fit(ctx, label: str, part: str):
     about="OnlineRank (each configured sampler)",
     figures=("runtime",),
 )
-def runtime_onlinerank(ctx):
+def runtime_onlinerank(ctx: Context) -> list[dict]:
     out = []
     for label in sorted({r["learner"] for r in ctx.table("runtime") if r["name"] == "onlinerank"}):
         e, ns, _ = _fit(ctx, label, "round")
@@ -215,7 +215,7 @@ def runtime_onlinerank(ctx):
     about="PermELearn",
     figures=("runtime",),
 )
-def runtime_sweep(ctx):
+def runtime_sweep(ctx: Context) -> list[dict]:
     out = []
     for label in sorted({r["learner"] for r in ctx.table("runtime") if r["name"] == "permelearn"}):
         e, ns, rs = _fit(ctx, label, "sweep")
@@ -255,7 +255,7 @@ def runtime_sweep(ctx):
     about="OnlineRank (Plackett–Luce) and PermELearn",
     figures=("runtime",),
 )
-def runtime_speedup(ctx):
+def runtime_speedup(ctx: Context) -> list[dict]:
     rt = ctx.table("runtime")
     pl = {
         r["n"]: r["seconds_per_round"]
@@ -312,7 +312,7 @@ def runtime_speedup(ctx):
     test="exact: Hedge's own law over all n! rankings after a fixed feedback sequence",
     about="Hedge over n! rankings (the paper's MW scheme)",
 )
-def mw_law(ctx):
+def mw_law(ctx: Context) -> list[dict]:
     import numpy as np
 
     from ..feedback import Feedback
@@ -446,7 +446,7 @@ _cyclic(
     about="OnlineRank, Hedge, FPL, PermELearn (FTL and the uniform ranking have no sublinear guarantee)",
     figures=("baselines_regret",),
 )
-def greedy(ctx):
+def greedy(ctx: Context) -> list[dict]:
     keep = {"onlinerank", "hedge", "fpl", "permelearn"}
     rows = [
         r
@@ -479,8 +479,8 @@ def greedy(ctx):
     about="OnlineRank, Hedge, FPL, PermELearn (FTL and the uniform ranking have no sublinear guarantee)",
     figures=("worst_case_learners",),
 )
-def worst_case_learners(ctx):
-    best = {}
+def worst_case_learners(ctx: Context) -> list[dict]:
+    best: dict[tuple, dict] = {}  # (learner, n, T) -> row
     for r in ctx.table("worst_case_learners"):
         b = r["bound_own"]
         if not (isinstance(b, float | int) and math.isfinite(b) and b > 0):
@@ -531,7 +531,7 @@ def worst_case_learners(ctx):
     about="OnlineRank at η from η_p/8 to 2η_p",
     figures=("tightness",),
 )
-def tightness(ctx):
+def tightness(ctx: Context) -> list[dict]:
     out = []
     for r in ctx.table("tightness"):
         v = r["ratio_sharp"]

@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from .. import bounds as B
 from .common import at_paper_eta, cell_params, final, ratio_cells, ratio_exponent_cell
-from .registry import SIM_COLUMNS, claim
+from .registry import SIM_COLUMNS, Context, claim
 
 SIM = {"sim_spearman": SIM_COLUMNS}
 
@@ -36,7 +36,7 @@ def _rows(ctx, family):
     "comparison only",
     figures=("spearman_regret_vs_T", "spearman_vs_n"),
 )
-def spearman(ctx):
+def spearman(ctx: Context) -> list[dict]:
     return ratio_cells(ctx, _rows(ctx, "spearman"), lambda r: B.spearman_bound(r["n"], r["T"]))
 
 
@@ -55,7 +55,7 @@ def spearman(ctx):
     about="OnlineRank (both samplers) at η = η_p on graded-relevance feedback",
     figures=("graded_regret",),
 )
-def graded(ctx):
+def graded(ctx: Context) -> list[dict]:
     return ratio_cells(ctx, _rows(ctx, "graded"), lambda r: B.theorem31_paper(r["n"], r["T"], r["M"]))
 
 
@@ -76,7 +76,7 @@ def graded(ctx):
     about="OnlineRank at η = η_p",
     figures=("spearman_vs_n",),
 )
-def spearman_exponent(ctx):
+def spearman_exponent(ctx: Context) -> list[dict]:
     groups = defaultdict(list)
     for r in _rows(ctx, "spearman"):
         groups[(r["experiment"], r["adversary"], r["learner"], r["T"])].append(r)

@@ -11,7 +11,7 @@ from collections import defaultdict
 
 from .. import bounds as B
 from .common import at_paper_eta, cell_params, final, is_onlinerank, ratio_cells, ratio_exponent_cell
-from .registry import SIM_COLUMNS, claim, make_cell
+from .registry import SIM_COLUMNS, Context, claim, make_cell
 from .stats import abs_interval, bonferroni_z
 
 LN2 = math.log(2.0)
@@ -40,7 +40,7 @@ def _paper_rows(ctx, family=None):
     about="OnlineRank (both samplers) at η = η_p; other learners are not judged by this claim",
     figures=("regret_vs_T", "regret_ratio_heatmap"),
 )
-def thm31(ctx):
+def thm31(ctx: Context) -> list[dict]:
     return ratio_cells(ctx, _paper_rows(ctx), lambda r: B.theorem31_paper(r["n"], r["T"], r["M"]))
 
 
@@ -58,7 +58,7 @@ def thm31(ctx):
     about="OnlineRank at η = η_p",
     figures=("worst_case",),
 )
-def thm31_worst(ctx):
+def thm31_worst(ctx: Context) -> list[dict]:
     out = []
     for w in ctx.table("worst_case"):
         if w["eta_factor"] != 1.0:
@@ -127,9 +127,10 @@ _cor32("subset", "(n²/2) √(T ln 2)", lambda r: r["n"] ** 2 / 2 * math.sqrt(r[
     about="OnlineRank at η = η_p, sampled rankings (sample: true)",
     figures=("regret_vs_T",),
 )
-def lemma61_samplers(ctx):
+def lemma61_samplers(ctx: Context) -> list[dict]:
     rows = [r for r in ctx.table("sim_upper") if r["t"] == r["T"] and at_paper_eta(ctx, r["learner"])]
-    by = defaultdict(dict)  # (experiment, adversary, family, n, k, T) -> sampler -> {metric: row}
+    # (experiment, adversary, family, n, k, T) -> sampler -> {metric: row}
+    by: defaultdict[tuple, dict[str, dict[str, dict]]] = defaultdict(dict)
     for r in rows:
         if r["metric"] not in ("regret", "realised_regret") or not math.isfinite(r["mean"]):
             continue
@@ -141,7 +142,7 @@ def lemma61_samplers(ctx):
         "Plackett–Luce − exact": (("plackett-luce", "realised_regret"), ("plackett-luce", "regret")),
         "QuickSort − exact": (("quicksort", "realised_regret"), ("quicksort", "regret")),
     }
-    pooled = {}
+    pooled: dict[str, list] = {}
     for _key, d in sorted(by.items()):
         r0 = next(iter(next(iter(d.values())).values()))
         bound = float(B.theorem31_paper(r0["n"], r0["T"], r0["M"]))
@@ -190,7 +191,7 @@ def lemma61_samplers(ctx):
     about="OnlineRank at any η",
     figures=("worst_case",),
 )
-def any_eta(ctx):
+def any_eta(ctx: Context) -> list[dict]:
     out = [
         make_cell(
             ctx,

@@ -38,7 +38,7 @@ the learner's *distribution* (``expected_loss`` of candidate feedback, ``log_wei
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -54,7 +54,7 @@ LEARNERS = Registry("learner")
 register = LEARNERS.register
 
 
-def make_learner(name: str, **params) -> Learner:
+def make_learner(name: str, **params: Any) -> Learner:
     """Instantiate a registered learner by name; unknown names list the known ones."""
     return LEARNERS.make(name, **params)
 

@@ -36,6 +36,7 @@ lowest item id, identical to :class:`~onlinerank.learners.simple.FollowTheLeader
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -95,12 +96,13 @@ class FollowPerturbedLeader(Learner):
         self.scale = scale
         self.expected = expected
         self.mc = int(mc)
-        self.exact = expected == "exact"
+        self.exact = expected == "exact"  # type: ignore[misc]  # per instance: "mc" is not exact
         self.last_expected_loss_se: np.ndarray | None = None
 
     def reset(self, game: Game, reps: int) -> None:
         super().reset(game, reps)
-        self.scale_value = 1.0 / fpl_epsilon(game) if self.scale == "tuned" else self.scale
+        # not "tuned": rate_parameter gave a float
+        self.scale_value = 1.0 / fpl_epsilon(game) if self.scale == "tuned" else cast(float, self.scale)
         self.S = np.zeros((reps, game.n))
         self.t = 1  # the coming round
         self.last_expected_loss_se = None
@@ -147,7 +149,7 @@ class FollowPerturbedLeader(Learner):
             within = uniform_pair_probs(Sv[:, None, :] - Sv[:, :, None], c).sum(axis=(1, 2))
             # `within` counts u, v both in U (including u = v, each 1/2): remove them
             return tot - within
-        s = fb.values
+        s = cast(np.ndarray, fb.values)  # no items: dense values
         w = np.maximum(s[:, None, :] - s[:, :, None], 0.0)  # w[r, u, v] = [s_v - s_u]_+
         p = uniform_pair_probs(self.S[:, :, None] - self.S[:, None, :], c)  # P(u before v)
         return np.einsum("ruv,ruv->r", w, p)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from typing import cast
 
 import numpy as np
 
@@ -84,7 +85,7 @@ class Hedge(Learner):
         if self.beta == "tuned":
             self.beta_value = math.sqrt(8 * math.lgamma(game.n + 1) / game.T) / self.loss_range
         else:
-            self.beta_value = self.beta
+            self.beta_value = cast(float, self.beta)  # not a word: rate_parameter gave a float
         self.orders, self.pos = permutation_table(game.n)
         self.L = np.zeros((reps, self.orders.shape[0]))
         self._refresh()

@@ -7,6 +7,8 @@ loss is linear in these marginals (THEORY §2.5), identical for both samplers.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ..bounds import resolve_eta
@@ -49,13 +51,13 @@ class OnlineRank(Learner):
     def expected_loss(self, fb: Feedback) -> np.ndarray:
         if fb.items is not None:
             return self.state.expected_loss_items(fb.items)
-        return self.state.expected_loss_dense(fb.values)
+        return self.state.expected_loss_dense(cast(np.ndarray, fb.values))
 
     def update(self, fb: Feedback) -> None:
         if fb.items is not None:
             self.state.add_items(fb.items)
         else:
-            self.state.add_dense(fb.values)
+            self.state.add_dense(cast(np.ndarray, fb.values))
 
     def play_block(
         self, block: FeedbackBlock, keys: np.ndarray | None, t0: int, exp_loss: np.ndarray, loss: np.ndarray

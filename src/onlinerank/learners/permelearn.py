@@ -52,6 +52,7 @@ Exact expected loss from the marginals (position loss is linear in them):
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -265,7 +266,8 @@ class PermELearn(Learner):
         super().reset(game, reps)
         n = game.n
         self.c = float(permelearn_scale(game.family, game.n, game.M))
-        self.eta_value = permelearn_eta(game) if self.eta == "tuned" else self.eta
+        # not "tuned": rate_parameter gave a float
+        self.eta_value = permelearn_eta(game) if self.eta == "tuned" else cast(float, self.eta)
         self.j = np.arange(n, dtype=np.float64)
         self._row_factor = np.exp(-self.eta_value * self.j / self.c)  # binary s(u) = 1
         self.S = np.zeros((reps, n))  # cumulative shifted scores S'
@@ -304,7 +306,7 @@ class PermELearn(Learner):
         for r in range(self.reps):
             if self._bvn[r] is None:
                 self._bvn[r] = _LazyBvN(self.a[r, :, None] * self.K[r] * self.b[r, None, :])
-            out[r] = self._bvn[r].draw(float(u[r]))
+            out[r] = cast(_LazyBvN, self._bvn[r]).draw(float(u[r]))
         return out
 
     def sample_first_step(self) -> None:
@@ -323,7 +325,7 @@ class PermELearn(Learner):
         if fb.items is not None:
             ell = np.take_along_axis(self.epos, fb.items, axis=1).sum(axis=1)
         else:
-            ell = np.einsum("ru,ru->r", fb.values, self.epos)
+            ell = np.einsum("ru,ru->r", cast(np.ndarray, fb.values), self.epos)
         return ell - fb.pair_min_sum()
 
     def update(self, fb: Feedback) -> None:
@@ -334,7 +336,8 @@ class PermELearn(Learner):
             Kr[Kr < _TINY] = 0.0
             self.K[rows, fb.items, :] = Kr
         else:
-            s = fb.values - fb.values.min(axis=1, keepdims=True)
+            values = cast(np.ndarray, fb.values)  # no items: dense values
+            s = values - values.min(axis=1, keepdims=True)
             self.S += s
             self.K *= np.exp(-(self.eta_value / self.c) * s[:, :, None] * self.j)
             self.K[self.K < _TINY] = 0.0

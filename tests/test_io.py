@@ -1,0 +1,137 @@
+"""onlinerank.io: atomic writes leave nothing behind on failure, deterministic CSV formatting,
+typed reading of tables, and the npz round trip of replicate blocks."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from onlinerank.io import (
+    atomic_path,
+    atomic_write_text,
+    load_results,
+    read_table,
+    save_results,
+    write_csv,
+    write_json,
+)
+from onlinerank.results import SimResult
+
+
+def test_atomic_path_renames_on_success_and_leaves_no_temporary(tmp_path):
+    target = tmp_path / "sub" / "out.txt"  # the directory is created
+    with atomic_path(target) as tmp:
+        assert tmp != str(target) and not target.exists()
+        with open(tmp, "w") as f:
+            f.write("done")
+    assert target.read_text() == "done"
+    assert [p.name for p in target.parent.iterdir()] == ["out.txt"]
+
+
+def test_a_failing_write_leaves_neither_the_file_nor_a_temporary(tmp_path):
+    target = tmp_path / "out.csv"
+    with pytest.raises(RuntimeError, match="interrupted"), atomic_path(target) as tmp:
+        with open(tmp, "w") as f:
+            f.write("half a file")
+        raise RuntimeError("interrupted")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failing_rewrite_keeps_the_previous_file(tmp_path):
+    target = tmp_path / "table.csv"
+    atomic_write_text(target, "old\n")
+    with pytest.raises(KeyboardInterrupt), atomic_path(target) as tmp:
+        with open(tmp, "w") as f:
+            f.write("new")
+        raise KeyboardInterrupt
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["table.csv"]
+
+
+def test_write_csv_formats_floats_by_repr_and_keeps_column_order(tmp_path):
+    path = tmp_path / "t.csv"
+    rows = [
+        {"b": 0.1 + 0.2, "a": 3, "flag": True, "name": "x", "v": np.float64(1 / 3)},
+        {"b": math.nan, "a": -1, "flag": False, "name": "y z", "v": math.inf},
+    ]
+    write_csv(path, rows)
+    assert path.read_text() == (
+        "b,a,flag,name,v\n"
+        f"{0.1 + 0.2!r},3,True,x,{1 / 3!r}\n"  # repr: round-trips exactly
+        "nan,-1,False,y z,inf\n"
+    )
+
+
+def test_write_csv_of_no_rows_is_an_empty_file(tmp_path):
+    write_csv(tmp_path / "e.csv", [])
+    assert (tmp_path / "e.csv").read_text() == ""
+    assert read_table(tmp_path / "e.csv") == []
+
+
+def test_read_table_types_round_trip_what_write_csv_wrote(tmp_path):
+    path = tmp_path / "t.csv"
+    rows = [{"n": 10, "x": 0.1 + 0.2, "big": 1e300, "ok": True, "label": "a-b", "e": "1e3"}]
+    write_csv(path, rows)
+    (got,) = read_table(path)
+    assert got == {"n": 10, "x": 0.1 + 0.2, "big": 1e300, "ok": True, "label": "a-b", "e": 1000.0}
+    assert type(got["n"]) is int and type(got["x"]) is float and type(got["ok"]) is bool
+    write_csv(path, [{"v": math.nan, "w": -math.inf}])
+    (got,) = read_table(path)
+    assert math.isnan(got["v"]) and got["w"] == -math.inf
+
+
+def test_write_json_text_and_objects(tmp_path):
+    write_json(tmp_path / "a.json", {"z": 1, "a": [1.5, None]})
+    text = (tmp_path / "a.json").read_text()
+    assert json.loads(text) == {"z": 1, "a": [1.5, None]}
+    assert text.endswith("\n") and text.index('"z"') < text.index('"a"')  # insertion order
+    write_json(tmp_path / "b.json", '{"raw": true}')
+    assert (tmp_path / "b.json").read_text() == '{"raw": true}'
+
+
+def test_blocks_round_trip_through_npz_exactly(tmp_path):
+    rng = np.random.default_rng(0)
+    t = np.array([1, 4, 9])
+
+    def res(R, extra):
+        return SimResult(
+            t,
+            rng.random((R, 3)),
+            rng.random((R, 3)),
+            rng.random((R, 3)),
+            np.arange(R) + 5,
+            {"M": 4.0, "cell": "a/b", "eta": [0.1, 0.2]},
+            extra,
+        )
+
+    blocks = {
+        "mallows|onlinerank-pl|n4|k1|T100": res(2, {"spearman": rng.random((2, 3))}),
+        "mallows|ftl|n4|k1|T100": res(2, {}),
+        "mallows|ftl|n4|k1|T50": res(2, {}),
+    }
+    path = tmp_path / "b0.npz"
+    save_results(blocks, path)
+    back = load_results(path)
+    assert set(back) == set(blocks)
+    for key, r in blocks.items():
+        b = back[key]
+        for name in ("t", "loss", "exp_loss", "best", "reps"):
+            np.testing.assert_array_equal(getattr(b, name), getattr(r, name))
+        assert b.meta == r.meta
+        assert set(b.extra) == set(r.extra)
+        for name in r.extra:
+            np.testing.assert_array_equal(b.extra[name], r.extra[name])
+    assert [p.name for p in tmp_path.iterdir()] == ["b0.npz"]
+
+
+def test_a_results_file_with_stray_or_missing_arrays_is_refused(tmp_path):
+    """A file that is not what save_results wrote is an error, not a partial read."""
+    stray = tmp_path / "stray.npz"
+    np.savez(stray, **{"a|b|t": np.arange(3)})
+    with pytest.raises(ValueError, match="belong to no cell"):
+        load_results(stray)
+    missing = tmp_path / "missing.npz"
+    np.savez(missing, **{"a|b|meta": np.array("{}"), "a|b|t": np.arange(3)})
+    with pytest.raises(ValueError, match="lacks the array 'a\\|b\\|loss'"):
+        load_results(missing)

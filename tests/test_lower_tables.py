@@ -1,0 +1,117 @@
+"""onlinerank.lower_tables: the lower-bound stage's tables, against brute-force enumeration of the
+random adversary (tiny n, T), the definitions of h_c and of the route's bound, and the Binomial law."""
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from onlinerank import lowerbound
+from onlinerank.lower_tables import T_grid, abg_rows, exact_curve_rows, frequency_rows, hc_rows
+from onlinerank.tables import TABLE_COLUMNS
+
+LN2 = math.log(2)
+
+
+def brute_force_regret(n: int, k: int, T: int) -> Fraction:
+    """E[regret] of any algorithm against uniform k-subsets, by enumerating every sequence:
+    ``T k(n-k)/2 - E[L*]`` with ``L* = sum_{u<v} min(f_u, f_v) - T C(k, 2)`` (THEORY §4.1)."""
+    subsets = list(itertools.combinations(range(n), k))
+    total = Fraction(0)
+    for seq in itertools.product(subsets, repeat=T):
+        f = [0] * n
+        for s in seq:
+            for u in s:
+                f[u] += 1
+        best = sum(min(f[u], f[v]) for u, v in itertools.combinations(range(n), 2)) - T * math.comb(k, 2)
+        total += best
+    return Fraction(T * k * (n - k), 2) - total / len(subsets) ** T
+
+
+def test_T_grid_is_distinct_sorted_integers_between_the_ends():
+    g = T_grid({"min": 1, "max": 10_000, "points": 12})
+    assert g.dtype.kind == "i"
+    assert g[0] == 1 and g[-1] == 10_000
+    assert np.all(np.diff(g) > 0)
+    assert len(g) == 12
+    assert list(T_grid({"min": 1, "max": 4, "points": 10})) == [1, 2, 3, 4]  # duplicates merged
+
+
+def test_exact_curves_against_enumeration_of_every_sequence():
+    sec = {"n": [3, 4], "k": [1, 2], "T": {"min": 1, "max": 4, "points": 4}}
+    rows = exact_curve_rows(sec)
+    assert {(r["n"], r["k"]) for r in rows} == {(3, 1), (4, 1), (4, 2)}  # k = 2 > 3/2 skipped
+    assert all(tuple(r) == TABLE_COLUMNS["lower_curves"] for r in rows)
+    for r in rows:
+        n, k, T = r["n"], r["k"], r["T"]
+        assert r["exact"] == pytest.approx(float(brute_force_regret(n, k, T)), rel=1e-12, abs=1e-12)
+        assert r["scale"] == pytest.approx(n**1.5 * math.sqrt(k * T))
+        assert r["thm31_paper"] == pytest.approx(n * math.sqrt(T * k * (n - k) * LN2))
+        assert r["thm31_optimal"] == pytest.approx(math.sqrt(n * (n - 1) * T * k * (n - k) * LN2))
+        assert r["exact"] <= r["thm31_optimal"]  # Theorem 3.1 bounds every algorithm's worst case
+
+
+def test_explicit_lower_bounds_are_below_the_exact_regret_where_they_hold():
+    sec = {"n": [5, 10], "k": [1, 2], "T": {"min": 1, "max": 10_000, "points": 15}}
+    for r in exact_curve_rows(sec):
+        assert r["sharp"] <= r["exact"] * (1 + 1e-12)
+        if r["T"] >= r["h_holder"]:
+            assert r["holder"] <= r["exact"] * (1 + 1e-12)
+
+
+def test_h_c_is_the_first_horizon_from_which_the_regret_stays_above_c_n32_sqrt_T():
+    rows = hc_rows({"n": [4, 8, 16], "c": [0.05, 0.2, 10.0]})
+    assert len(rows) == 9
+    for r in rows:
+        n, c = r["n"], r["c"]
+        assert r["limit"] == pytest.approx(lowerbound.h_c_limit(n, 1))
+        if c >= r["limit"]:
+            assert r["h_c"] == -1  # c at or above the limit: never for good
+            continue
+        h = r["h_c"]
+        Ts = np.arange(1, 20_001)
+        exact = lowerbound.exact_regret_all(n, int(Ts[-1]))[1:]  # T = 1..20000 in O(T)
+        assert exact[[0, 99, 19_999]] == pytest.approx(
+            [float(lowerbound.exact_regret(n, T)) for T in (1, 100, 20_000)]
+        )
+        ok = exact >= c * n**1.5 * np.sqrt(Ts)
+        assert ok[h - 1 :].all()
+        assert h == 1 or not ok[h - 2]
+    assert [r["h_c"] for r in rows if r["c"] == 10.0] == [-1, -1, -1]
+    assert len({r["h_c"] for r in rows if r["c"] == 0.2}) > 1  # not a constant
+
+
+def test_route_rows_bound_the_exact_regret_from_below():
+    sec = {"n": 10, "T": 200, "j": [0.5, 1, 2, 3]}
+    rows = abg_rows(sec)
+    exact = float(lowerbound.exact_regret(10, 200))
+    assert [r["j"] for r in rows] == [0.5, 1.0, 2.0, 3.0]
+    for r in rows:
+        assert tuple(r) == TABLE_COLUMNS["lower_abg"]
+        assert r["exact_regret"] == pytest.approx(exact)
+        assert r["regret_lower"] <= exact
+        assert r["alg_loss"] == pytest.approx(200 * 9 / 2)  # T k(n-k)/2
+        assert r["exact_best_loss_position"] == pytest.approx(r["alg_loss"] - exact)  # k = 1: C(k,2) = 0
+    assert np.all(np.diff([r["regret_lower"] for r in rows]) > 0)  # sharper as j grows here
+
+
+def test_frequency_rows_histogram_next_to_the_binomial_pmf():
+    sec = {"n": 6, "T": 30, "reps": 4000}
+    rows = frequency_rows(sec, seed=5)
+    assert rows == frequency_rows(sec, seed=5)  # a named random stream
+    assert [r["count"] for r in rows] != [r["count"] for r in frequency_rows(sec, seed=6)]
+    xs = [r["x"] for r in rows]
+    assert xs == list(range(xs[0], xs[-1] + 1))
+    p = 1 / 6
+    for r in rows:
+        assert r["pmf"] == pytest.approx(math.comb(30, r["x"]) * p ** r["x"] * (1 - p) ** (30 - r["x"]))
+        assert r["freq"] == r["count"] / 4000
+    assert 1 - 2e-6 <= sum(r["pmf"] for r in rows) <= 1 + 1e-12
+    assert sum(r["count"] for r in rows) <= 4000
+    r = rows[0]
+    assert r["regret_exact"] == pytest.approx(float(lowerbound.exact_regret(6, 30)))
+    assert abs(r["regret_mc_mean"] - r["regret_exact"]) < 4 * r["regret_mc_sem"]
+    # the histogram follows the law: total variation over the window is small for 4000 draws
+    assert 0.5 * sum(abs(r["freq"] - r["pmf"]) for r in rows) < 0.05

@@ -1,0 +1,130 @@
+"""onlinerank.pipeline: the code inputs of a step (the transitive closure of its package imports,
+found statically) and running a step's body with its log file."""
+
+import logging
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from onlinerank.pipeline import PACKAGE_DIR, code_inputs, module_file, run
+
+
+def write(root: Path, rel: str, text: str = "") -> Path:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(textwrap.dedent(text))
+    return p
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A repository with a small fake ``onlinerank`` package under src/ and one script."""
+    write(tmp_path, "src/onlinerank/__init__.py", "from . import facade_only\nfrom .a import x\n")
+    write(tmp_path, "src/onlinerank/facade_only.py", "import onlinerank.unused\n")
+    write(tmp_path, "src/onlinerank/unused.py")
+    write(
+        tmp_path,
+        "src/onlinerank/a.py",
+        """
+        import os
+        from .b import y
+
+        x = 1
+
+        def late():
+            from .sub import c  # function-level and relative
+            return c
+        """,
+    )
+    write(tmp_path, "src/onlinerank/b.py", "import numpy as np\ny = 2\n")
+    write(tmp_path, "src/onlinerank/sub/__init__.py")
+    write(tmp_path, "src/onlinerank/sub/c.py", "import onlinerank.d  # absolute\n")
+    write(tmp_path, "src/onlinerank/d.py", "from ..outside import nothing  # beyond the package\n")
+    write(tmp_path, "src/onlinerank/leafdep.py")
+    write(tmp_path, "src/onlinerank/leaf.py", "from . import leafdep\n")
+    write(tmp_path, "workflow/scripts/step.py", "import sys\nfrom onlinerank.a import x\n")
+    return tmp_path
+
+
+def test_closure_follows_relative_absolute_and_function_level_imports(repo, monkeypatch):
+    monkeypatch.chdir(repo)  # paths under the working directory are relative to it
+    got = code_inputs(repo / "workflow" / "scripts" / "step.py", root=repo)
+    assert got == sorted(
+        [
+            "workflow/scripts/step.py",
+            "src/onlinerank/__init__.py",  # run by the import, but its own imports are not followed
+            "src/onlinerank/a.py",
+            "src/onlinerank/b.py",
+            "src/onlinerank/sub/__init__.py",
+            "src/onlinerank/sub/c.py",
+            "src/onlinerank/d.py",
+        ]
+    )
+
+
+def test_paths_are_relative_to_root_and_sources_may_be_given_relative(repo, monkeypatch):
+    monkeypatch.chdir(repo)
+    got = code_inputs("src/onlinerank/sub/c.py", root=str(repo))
+    assert got == ["src/onlinerank/__init__.py", "src/onlinerank/d.py", "src/onlinerank/sub/c.py"]
+    assert all(not Path(p).is_absolute() for p in got)
+
+
+def test_leaves_are_included_without_their_imports(repo, monkeypatch):
+    monkeypatch.chdir(repo)
+    got = code_inputs(repo / "src/onlinerank/b.py", root=repo, leaves=(repo / "src/onlinerank/leaf.py",))
+    assert got == ["src/onlinerank/b.py", "src/onlinerank/leaf.py"]
+
+
+def test_without_root_the_installed_package_is_used_and_paths_are_absolute(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # outside the package: absolute paths
+    got = code_inputs(PACKAGE_DIR / "results.py")
+    assert got == [str(PACKAGE_DIR / "results.py")]  # it imports only numpy and the stdlib
+    closure = code_inputs(PACKAGE_DIR / "tables.py")
+    for mod in ("cells.py", "io.py", "results.py", "game.py", "__init__.py"):
+        assert str(PACKAGE_DIR / mod) in closure
+    assert str(PACKAGE_DIR / "plotting.py") not in closure
+
+
+def test_module_file(repo):
+    pkg = repo / "src" / "onlinerank"
+    assert module_file("onlinerank.a", pkg) == pkg / "a.py"
+    assert module_file("onlinerank.sub", pkg) == pkg / "sub" / "__init__.py"
+    assert module_file("onlinerank", pkg) == pkg / "__init__.py"
+    assert module_file("onlinerank.a.x", pkg) is None  # a name, not a module
+    assert module_file("numpy", pkg) is None
+
+
+def fake_snakemake(log_path):
+    return SimpleNamespace(log=[str(log_path)] if log_path else [])
+
+
+def test_run_writes_messages_to_the_rule_log(tmp_path):
+    path = tmp_path / "step.log"
+    run(fake_snakemake(path), lambda log: log.info("made %d rows", 7))
+    assert "INFO made 7 rows" in path.read_text()
+    assert not any(isinstance(h, logging.FileHandler) for h in logging.getLogger("onlinerank").handlers)
+
+
+def test_run_writes_the_traceback_of_a_failing_body_and_reraises(tmp_path):
+    path = tmp_path / "step.log"
+
+    def body(log):
+        log.info("starting")
+        raise ValueError("table has no rows")
+
+    with pytest.raises(ValueError, match="table has no rows"):
+        run(fake_snakemake(path), body)
+    text = path.read_text()
+    assert "starting" in text and "step failed" in text
+    assert "Traceback (most recent call last)" in text
+    assert "ValueError: table has no rows" in text
+    assert "in body" in text  # the failing frame
+    assert logging.getLogger("onlinerank").handlers == []
+
+
+def test_run_without_a_log_file_reports_on_stderr(capsys):
+    with pytest.raises(KeyError):
+        run(fake_snakemake(None), lambda log: {}["missing"])
+    assert "KeyError" in capsys.readouterr().err

@@ -1,0 +1,144 @@
+"""onlinerank.tables: the table registry against the tables the pipeline writes, dispatch, the
+Theorem 3.1 bounds table against its closed forms, and the aggregation of replicate blocks."""
+
+import copy
+import math
+
+import numpy as np
+import pytest
+
+from onlinerank import bounds
+from onlinerank.cells import Cell, cells_of
+from onlinerank.comparison import bound_comparison_rows
+from onlinerank.results import SimResult
+from onlinerank.tables import (
+    SIM_COLUMNS,
+    TABLE_COLUMNS,
+    TABLE_STAGE,
+    TABLES,
+    aggregate,
+    bounds_rows,
+    make_table,
+)
+
+LN2 = math.log(2)
+
+
+def test_every_table_written_has_exactly_the_registered_columns(smoke_tables, smoke_config):
+    made = {t for t, stage in TABLE_STAGE.items() if smoke_config.get(stage)}
+    assert set(smoke_tables) == made  # the smoke tier makes every table of its sections
+    for name, rows in smoke_tables.items():
+        assert rows, name
+        assert tuple(rows[0]) == TABLE_COLUMNS[name], name
+
+
+def test_registries_agree():
+    assert set(TABLE_COLUMNS) == set(TABLE_STAGE)
+    assert set(TABLES) <= set(TABLE_STAGE)
+    assert {t for t in TABLE_STAGE if t not in TABLES} == {
+        f"sim_{s}" for s in ("upper", "lower", "baselines", "spearman")
+    }
+    for name, spec in TABLES.items():
+        assert spec.stage == TABLE_STAGE[name]
+        assert spec.stage in spec.keys  # it reads its own section
+
+
+def test_make_table_dispatches_to_the_registered_function(smoke_config):
+    cfg = copy.deepcopy(smoke_config)
+    assert make_table("bounds_upper", cfg) == bounds_rows(cfg, "upper")
+    assert make_table("bounds_spearman", cfg) == bounds_rows(cfg, "spearman")
+    assert make_table("bound_comparison", cfg) == bound_comparison_rows(cfg["bound_comparison"])
+    from onlinerank.lower_tables import hc_rows
+
+    assert make_table("lower_hc", cfg) == hc_rows(cfg["lowerbound"]["hc"])
+    with pytest.raises(KeyError):
+        make_table("no_such_table", cfg)
+
+
+def _family_M(family, n, k):
+    return {
+        "single": n - 1,
+        "kchoice": k * (n - k),
+        "subset": n * n // 4,
+        "spearman": n * n * (n * n - 1) / 12,
+    }[family]
+
+
+def test_bounds_rows_against_the_closed_forms(smoke_config):
+    cfg = copy.deepcopy(smoke_config)
+    for stage in ("upper", "baselines"):
+        rows = bounds_rows(cfg, stage)
+        games = sorted({(c.family, c.n, c.k, c.T) for c in cells_of(cfg, stage)})
+        assert [(r["family"], r["n"], r["k"], r["T"]) for r in rows] == games  # one row per game
+        for r in rows:
+            n, T = r["n"], r["T"]
+            M = _family_M(r["family"], n, r["k"])
+            assert r["M"] == M
+            assert r["eta_paper"] == pytest.approx(n * math.sqrt(LN2 / (T * M)), rel=1e-13)
+            assert r["bound_paper"] == pytest.approx(n * math.sqrt(T * M * LN2), rel=1e-13)
+            # the sharp bound at the paper's rate: C(n,2) ln2/eta_p + eta_p T M/2 = (n - 1/2) sqrt(T M ln 2)
+            assert r["bound_sharp"] == pytest.approx((n - 0.5) * math.sqrt(T * M * LN2), rel=1e-12)
+            assert r["bound_optimal"] == pytest.approx(math.sqrt(n * (n - 1) * T * M * LN2), rel=1e-13)
+            assert r["bound_optimal"] <= r["bound_sharp"] <= r["bound_paper"]
+            assert r["bound_paper"] == float(bounds.theorem31_paper(n, T, M))
+
+
+def test_bounds_rows_of_graded_feedback_use_the_adversary_M(smoke_config):
+    cfg = copy.deepcopy(smoke_config)
+    rows = [r for r in bounds_rows(cfg, "spearman") if r["family"] == "graded"]
+    assert rows
+    from onlinerank.cells import cell_game
+
+    for r in rows:
+        cell = next(
+            c for c in cells_of(cfg, "spearman") if (c.family, c.n, c.T) == ("graded", r["n"], r["T"])
+        )
+        assert r["M"] == cell_game(cfg, cell).M
+
+
+def _result(reps, loss, exp_loss, best, meta=None):
+    R = len(reps)
+    t = np.array([2, 4])
+    return SimResult(
+        t,
+        np.asarray(loss, float).reshape(R, 2),
+        np.asarray(exp_loss, float).reshape(R, 2),
+        np.asarray(best, float).reshape(R, 2),
+        np.asarray(reps),
+        meta or {"M": 3.0, "learner_eta_value": 0.25, "exact_expected_loss": True},
+    )
+
+
+def test_aggregate_means_and_standard_errors_by_hand():
+    cell = Cell("upper", "e", "u", "pl", "single", 4, 1, 4, replicates=3, block_size=2)
+    blocks = [
+        _result([2], [[5, 9]], [[4, 8]], [[1, 2]]),  # out of order: sorted by replicate
+        _result([0, 1], [[3, 6], [4, 7]], [[2, 5], [3, 7]], [[1, 1], [2, 3]]),
+    ]
+    rows = aggregate(cell, blocks)
+    assert all(tuple(r) == SIM_COLUMNS for r in rows)
+    assert len(rows) == 2 * 5  # checkpoints x metrics
+    got = {(r["t"], r["metric"]): r for r in rows}
+    # regret at t = 4: exp_loss - best = 5-1, 7-3, 8-2 = 4, 4, 6
+    r = got[(4, "regret")]
+    assert r["mean"] == pytest.approx(14 / 3)
+    assert r["sem"] == pytest.approx(np.std([4, 4, 6], ddof=1) / math.sqrt(3))
+    assert r["reps"] == 3 and r["exact"] is True and r["eta"] == 0.25 and r["M"] == 3.0
+    # realised regret at t = 2: loss - best = 2, 2, 4
+    assert got[(2, "realised_regret")]["mean"] == pytest.approx(8 / 3)
+    assert got[(2, "loss")]["mean"] == pytest.approx(4.0)
+    assert {k[1] for k in got} == {"regret", "realised_regret", "exp_loss", "loss", "best"}
+    assert all(r["stage"] == "upper" and r["learner"] == "pl" and r["T"] == 4 for r in rows)
+
+
+def test_aggregate_skips_missing_expectations_and_refuses_incomplete_blocks():
+    cell = Cell("upper", "e", "u", "mc", "single", 4, 1, 4, replicates=2, block_size=2)
+    meta = {"M": 3.0, "exact_expected_loss": False}
+    res = _result([0, 1], [[1, 2], [3, 4]], [[np.nan, np.nan], [2, 3]], [[0, 0], [0, 0]], meta)
+    got = {(r["t"], r["metric"]): r for r in aggregate(cell, [res])}
+    assert got[(4, "regret")]["reps"] == 1 and got[(4, "regret")]["mean"] == 3.0
+    assert math.isnan(got[(4, "regret")]["sem"])  # one replicate: no standard error
+    assert math.isnan(got[(4, "regret")]["eta"]) and got[(4, "regret")]["exact"] is False
+    short = Cell("upper", "e", "u", "mc", "single", 4, 1, 4, replicates=3, block_size=2)
+    with pytest.raises(ValueError, match="do not cover replicates 0..2"):
+        aggregate(short, [res])
