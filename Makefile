@@ -54,8 +54,9 @@ test: $(VENV)/.installed-test                 ## the test suite
 bench: $(VENV)/.installed-test                ## performance ratios against floors measured in the same run
 	$(BIN)/python -m bench
 
-lint: $(VENV)/.installed-test
+lint: $(VENV)/.installed-test                 ## ruff (rules and formatting) and snakemake --lint
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/snakemake --lint
 
 notebook: $(VENV)/.installed-test             ## open notebooks/tutorial.ipynb in JupyterLab (results: make smoke)

@@ -68,6 +68,8 @@ BAD = [
     (["--sampler", "bubble"], "argument --sampler: invalid choice"),
     (["--family", "graded"], "argument --family: invalid choice"),
     (["--adversary", "nobody"], "argument --adversary: invalid choice"),
+    (["--adversary", "graded"], "argument --adversary: invalid choice"),  # no family of the CLI
+    (["--adversary", "trace"], "argument --adversary: invalid choice"),  # needs a log file
     (["--adversary", "mallows"], "argument --adversary: adversary 'mallows' does not produce 'single'"),
     (["--eta", "-1"], "argument --eta: must be 'paper', 'optimal' or a positive number, got '-1'"),
     (["--eta", "inf"], "argument --eta: must be 'paper', 'optimal' or a positive number, got 'inf'"),

@@ -126,9 +126,9 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         help="run OnlineRank against an adversary",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Run OnlineRank for --reps replicates; print the mean exact "
-        "expected regret +- standard error, the Theorem 3.1 bound and their ratio.  A run whose "
-        "arrays would not fit in the available memory is refused up front with the estimate.",
+        description="Run OnlineRank for --reps replicates; print the mean exact expected regret\n"
+        "+- standard error, the Theorem 3.1 bound and their ratio.  A run whose arrays would not\n"
+        "fit in the available memory is refused up front with the estimate.",
     )
     s.add_argument(
         "--sampler",
@@ -137,10 +137,15 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         help="sorting procedure (default: plackett-luce)",
     )
     game_args(s)
+    # the adversaries the command line can build: a family it offers, no required parameter
+    # (trace replays a log file: use the package or the config)
+    usable = sorted(
+        name for name, cls in ADVERSARIES.items() if set(cls.families) & set(FAMILY_K) and name != "trace"
+    )
     s.add_argument(
         "--adversary",
         default="uniform",
-        choices=sorted(ADVERSARIES),
+        choices=usable,
         help="feedback source (default: uniform)",
     )
     s.add_argument("--reps", type=_int_arg(1), default=16, help="replicates (default 16)")
