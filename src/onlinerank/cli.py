@@ -27,8 +27,8 @@ INT_MAX = 2**53
 # Memory model of one ``simulate`` process (bytes), from its peak resident set size on Python 3.11
 # / numpy 2.4 with --T 2 (memory does not grow with T: K = 2 checkpoints):
 # * a fixed part: interpreter, numpy, numba, the kernels and, on the first run after installation,
-#   their compilation: 160 MB with the kernels cached, 205-260 MB compiling them, up to 390 MB
-#   measured in a fresh clone (shared-library pages count too);
+#   their compilation: 160-210 MB with the kernels cached, 210-260 MB compiling them (shared-library
+#   pages count in the resident set, more of them right after an installation);
 # * per replicate and item: cumulative scores, cached weights, the feedback, the sampled orders
 #   and their temporaries: 37-68 bytes per (reps x n) measured over the samplers, families and
 #   adversaries (the subset family with the switching adversary the largest);
@@ -37,7 +37,7 @@ INT_MAX = 2**53
 #   39-47 bytes x n**2 measured (n = 2048, 3200), independent of reps.
 # Each coefficient is rounded up with room to spare; tests/test_cli.py checks the model against
 # measured peaks for every registered adversary.
-FIXED_BYTES = 640 * 2**20
+FIXED_BYTES = 512 * 2**20
 BYTES_PER_REP_ITEM = 96
 QUADRATIC_ADVERSARIES = frozenset({"greedy", "mallows"})
 BYTES_PER_PAIR = 64
