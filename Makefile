@@ -1,25 +1,42 @@
 # Two commands on a fresh machine (Python >= 3.11 with pip):
 #   make figures   regenerate every figure and the claims report (default target)
 #   make test      run the test suite
-# Each creates .venv and installs what it needs on first use.
+# Each creates .venv and installs what it needs on first use, at the exact versions (with hashes)
+# of the lock files requirements/*.txt; `make lock` refreshes them.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip install --quiet
+LOCK   := requirements
+# the lock files' own tool, pinned so that a refresh writes the same format
+PIP_TOOLS := pip-tools==7.6.2
+# `make lock` moves every package to the newest version pyproject.toml allows; to move one only:
+#   make lock UPGRADE='--upgrade-package numpy'
+UPGRADE ?= --upgrade
+COMPILE = CUSTOM_COMPILE_COMMAND="make lock" $(VENV)/lock-tools/bin/pip-compile --quiet $(UPGRADE) \
+        --generate-hashes --allow-unsafe --strip-extras --all-build-deps --no-emit-index-url --no-emit-find-links
+# `make notebook NOTEBOOK_ARGS='--no-browser --port 8899'`; Jupyter refuses to run as root without --allow-root
+NOTEBOOK_ARGS ?=
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .DEFAULT_GOAL := figures
-.PHONY: figures report test bench lint clean smoke
+.PHONY: figures report test bench lint clean smoke notebook lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed-workflow: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[workflow]'
+# the locked packages, then the project itself on top (editable, no dependency resolution)
+$(VENV)/.installed-workflow: $(LOCK)/workflow.txt pyproject.toml | $(BIN)/python
+	$(PIP) --require-hashes -r $(LOCK)/workflow.txt
+	$(PIP) --no-deps --no-build-isolation -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[workflow,test]'
+# test.txt holds workflow.txt's versions plus the test tools and JupyterLab
+$(VENV)/.installed-test: $(LOCK)/test.txt pyproject.toml | $(BIN)/python
+	$(PIP) --require-hashes -r $(LOCK)/test.txt
+	$(PIP) --no-deps --no-build-isolation -e .
 	touch $@ $(VENV)/.installed-workflow
 
 figures: $(VENV)/.installed-workflow          ## run the default tier: figures/ and figures/claims.md
@@ -43,6 +60,20 @@ lint: $(VENV)/.installed-test                 ## ruff (rules, formatting), mypy 
 	$(BIN)/mypy
 	$(BIN)/snakefmt --check Snakefile workflow/rules/*.smk
 	$(BIN)/snakemake --lint
+
+notebook: $(VENV)/.installed-test             ## open notebooks/tutorial.ipynb in JupyterLab (results: make smoke)
+	@test -f results/tables/sim_upper.csv || test -f results-smoke/tables/sim_upper.csv || \
+		echo "note: no results yet; the notebook needs 'make smoke' (about a minute) or 'make figures'"
+	$(BIN)/jupyter lab $(ALLOW_ROOT) --ServerApp.root_dir="$(CURDIR)" $(NOTEBOOK_ARGS) notebooks/tutorial.ipynb
+
+$(VENV)/lock-tools/bin/pip-compile:
+	$(PYTHON) -m venv $(VENV)/lock-tools
+	$(VENV)/lock-tools/bin/python -m pip install --quiet $(PIP_TOOLS)
+
+lock: $(VENV)/lock-tools/bin/pip-compile      ## refresh requirements/*.txt (exact versions + hashes), environment.yml
+	$(COMPILE) --extra workflow --extra test -o $(LOCK)/test.txt pyproject.toml
+	$(COMPILE) --extra workflow -c $(LOCK)/test.txt -o $(LOCK)/workflow.txt pyproject.toml
+	$(PYTHON) $(LOCK)/environment.py $(LOCK)/test.txt > environment.yml.tmp && mv environment.yml.tmp environment.yml
 
 clean:                                        ## remove results (figures/ is kept: it is in the repository)
 	rm -rf results results-smoke .snakemake

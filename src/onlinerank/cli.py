@@ -1,16 +1,19 @@
 """Command line: ``onlinerank simulate ...`` (and ``onlinerank bounds ...``).
 
-Bad arguments give a one-line error naming the argument and exit status 2, before any work.
+Every bad value gives one line naming the argument (``onlinerank simulate: error: argument --n:
+...``) and exit status 2, before any work; so does a run whose arrays would not fit in the
+memory available (:func:`estimate_memory`).  The progress bar goes to a terminal only.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 
-__all__ = ["main"]
+__all__ = ["main", "estimate_memory", "available_memory"]
 
 EPILOG = """examples:
   onlinerank simulate --sampler plackett-luce --family single --n 20 --T 10000 --reps 100 --seed 1
@@ -18,20 +21,54 @@ EPILOG = """examples:
   onlinerank bounds --family single --n 20 --T 10000
 """
 
+#: the largest --n, --T, --k, --reps accepted: integers a float64 holds exactly
+INT_MAX = 2**53
+
+# Memory model of one ``simulate`` process (bytes), from its peak resident set size on Python 3.11
+# / numpy 2.4 with --T 2 (memory does not grow with T: K = 2 checkpoints):
+# * a fixed part: interpreter, numpy, numba, the kernels and, on the first run after installation,
+#   their compilation: 160-210 MB with the kernels cached, 210-260 MB compiling them (shared-library
+#   pages count in the resident set, more of them right after an installation);
+# * per replicate and item: cumulative scores, cached weights, the feedback, the sampled orders
+#   and their temporaries: 37-68 bytes per (reps x n) measured over the samplers, families and
+#   adversaries (the subset family with the switching adversary the largest);
+# * adversaries that read the learner's expected positions (greedy; mallows at checkpoints) form
+#   (n, n) Bradley-Terry temporaries, in blocks of at most 2**22 elements or one replicate:
+#   39-47 bytes x n**2 measured (n = 2048, 3200), independent of reps.
+# Each coefficient is rounded up with room to spare; tests/test_cli.py checks the model against
+# measured peaks for every registered adversary.
+FIXED_BYTES = 512 * 2**20
+BYTES_PER_REP_ITEM = 96
+QUADRATIC_ADVERSARIES = frozenset({"greedy", "mallows"})
+BYTES_PER_PAIR = 64
+PAIR_BLOCK = 2**22
+
+#: families that the command line offers, and what k is for each (``--k`` is kchoice's only)
+FAMILY_K = {
+    "single": "single choice has k = 1",
+    "kchoice": None,
+    "subset": "subset feedback chooses any number of items",
+    "spearman": "Spearman feedback ranks all n items",
+}
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _positive_int(name: str):
+def _int_arg(lo: int, hi: int | None = INT_MAX):
+    """An argparse type: an integer in [lo, hi]; argparse prefixes "argument --name: "."""
+
     def conv(text: str) -> int:
         try:
-            v = int(text)
+            v = int(text.strip(), 10)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
-        if v < 1:
-            raise argparse.ArgumentTypeError(f"{name} must be >= 1, got {v}")
+            raise argparse.ArgumentTypeError(f"must be an integer >= {lo}, got {text!r}") from None
+        if v < lo:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {lo}, got {v}")
+        if hi is not None and v > hi:
+            raise argparse.ArgumentTypeError(f"must be at most 2**53 = {hi}, got {v}")
         return v
 
     return conv
@@ -43,17 +80,14 @@ def _eta(text: str):
     try:
         v = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--eta must be 'paper', 'optimal' or a positive number, got {text!r}"
-        ) from None
+        v = float("nan")
     if not (v > 0 and math.isfinite(v)):
-        raise argparse.ArgumentTypeError(f"--eta must be positive, got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be 'paper', 'optimal' or a positive number, got {text!r}")
     return v
 
 
-def _build_parser() -> argparse.ArgumentParser:
+def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     from .adversaries import ADVERSARIES
-    from .feedback import FAMILIES
     from .learners.onlinerank import SAMPLERS
 
     p = _Parser(
@@ -71,16 +105,16 @@ def _build_parser() -> argparse.ArgumentParser:
         q.add_argument(
             "--family",
             default="single",
-            choices=[f for f in FAMILIES if f != "graded"],
+            choices=list(FAMILY_K),
             help="feedback family (default: single)",
         )
-        q.add_argument("--n", type=_positive_int("--n"), required=True, help="number of items")
-        q.add_argument("--T", type=_positive_int("--T"), required=True, help="horizon (rounds)")
+        q.add_argument("--n", type=_int_arg(2), required=True, help="number of items (>= 2)")
+        q.add_argument("--T", type=_int_arg(1), required=True, help="horizon (rounds, >= 1)")
         q.add_argument(
             "--k",
-            type=_positive_int("--k"),
-            default=1,
-            help="items chosen per round for --family kchoice (k <= n/2)",
+            type=_int_arg(1),
+            default=None,
+            help="items chosen per round, required with --family kchoice and only there (1 <= k <= n/2)",
         )
         q.add_argument(
             "--eta",
@@ -94,8 +128,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help="run OnlineRank against an adversary",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Run OnlineRank for --reps replicates; print the mean exact "
-        "expected regret +- standard error, the Theorem 3.1 bound and their ratio.",
+        description="Run OnlineRank for --reps replicates; print the mean exact expected regret\n"
+        "+- standard error, the Theorem 3.1 bound and their ratio.  A run whose arrays would not\n"
+        "fit in the available memory is refused up front with the estimate.",
     )
     s.add_argument(
         "--sampler",
@@ -104,57 +139,160 @@ def _build_parser() -> argparse.ArgumentParser:
         help="sorting procedure (default: plackett-luce)",
     )
     game_args(s)
+    # the adversaries the command line can build: a family it offers, no required parameter
+    # (trace replays a log file: use the package or the config)
+    usable = sorted(
+        name for name, cls in ADVERSARIES.items() if set(cls.families) & set(FAMILY_K) and name != "trace"
+    )
     s.add_argument(
         "--adversary",
         default="uniform",
-        choices=sorted(ADVERSARIES),
+        choices=usable,
         help="feedback source (default: uniform)",
     )
-    s.add_argument("--reps", type=_positive_int("--reps"), default=16, help="replicates")
-    s.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    s.add_argument("--reps", type=_int_arg(1), default=16, help="replicates (default 16)")
+    s.add_argument("--seed", type=_int_arg(0, None), default=0, help="root seed, an integer >= 0 (default 0)")
     s.add_argument(
         "--no-sample", action="store_true", help="skip sampling rankings (exact expected regret only; faster)"
     )
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--quiet", action="store_true", help="no progress bar (it is drawn on a terminal only)")
 
     b = sub.add_parser("bounds", help="print the closed-form bounds for a game")
     game_args(b)
-    return p
+    return p, {"simulate": s, "bounds": b}
 
 
-class _Progress:
-    """A progress bar on stderr that appears only once a run has taken more than 2 seconds."""
+def _check_k(args, parser: argparse.ArgumentParser) -> int:
+    """``--k`` belongs to ``--family kchoice`` alone, where it is required (1 <= k <= n/2)."""
+    if args.family != "kchoice":
+        if args.k is not None:
+            parser.error(
+                f"argument --k: only used with --family kchoice ({FAMILY_K[args.family]}); "
+                f"drop --k or add --family kchoice"
+            )
+        return 1
+    half = args.n // 2
+    if args.k is None:
+        parser.error(f"argument --k: --family kchoice needs --k, an integer from 1 to n/2 = {half}")
+    if args.k > half:
+        parser.error(
+            f"argument --k: must be an integer from 1 to n/2 = {half} for --family kchoice "
+            f"(the paper assumes k <= n/2), got {args.k}"
+        )
+    return args.k
 
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.t0 = time.perf_counter()
+
+def estimate_memory(n: int, reps: int, adversary: str = "uniform") -> int:
+    """Conservative peak memory (bytes) of ``onlinerank simulate`` for ``n`` items and ``reps``
+    replicates against ``adversary`` (the model and its measurements are above the constants)."""
+    total = FIXED_BYTES + BYTES_PER_REP_ITEM * reps * n
+    if adversary in QUADRATIC_ADVERSARIES:
+        total += BYTES_PER_PAIR * max(n * n, PAIR_BLOCK)
+    return total
+
+
+def available_memory() -> int:
+    """Bytes this process may still allocate: MemAvailable of /proc/meminfo, capped by a cgroup
+    limit if there is one (else physical memory)."""
+    avail = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+                    break
+    except OSError:
+        pass
+    if avail is None:
+        try:
+            avail = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+            avail = 2**62
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            limit = f.read().strip()
+        with open("/sys/fs/cgroup/memory.current") as f:
+            current = int(f.read().strip())
+        if limit != "max":
+            avail = min(avail, int(limit) - current)
+    except (OSError, ValueError):
+        pass
+    return max(avail, 0)
+
+
+def _size(b: float) -> str:
+    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
+        if b < 1000 or unit == "PB":
+            return f"{b:.0f} {unit}" if unit == "bytes" else f"{b:.3g} {unit}"
+        b /= 1000
+    raise AssertionError  # pragma: no cover
+
+
+def _check_memory(args, parser: argparse.ArgumentParser) -> None:
+    need = estimate_memory(args.n, args.reps, args.adversary)
+    have = available_memory()
+    if need > have:
+        quad = args.adversary in QUADRATIC_ADVERSARIES
+        name = "--n" if quad else "--n/--reps"
+        parser.error(
+            f"argument {name}: --n {args.n} with --reps {args.reps} needs about {_size(need)} of "
+            f"memory (estimate: {_size(FIXED_BYTES)} + {BYTES_PER_REP_ITEM} bytes x reps x n"
+            + (f" + {BYTES_PER_PAIR} bytes x n^2 for the {args.adversary} adversary" if quad else "")
+            + f"), more than the {_size(have)} available; lower --n"
+            + ("" if quad else " or --reps")
+        )
+
+
+def _clock(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "--:--"
+    s = round(seconds)
+    h, m = divmod(s, 3600)
+    m, s = divmod(m, 60)
+    return f"{h:d}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+
+
+class Progress:
+    """A progress bar with an ETA, redrawn in place on ``stream`` (stderr) when that is a terminal
+    and the run has taken more than ``delay`` seconds; never written to a file or a pipe."""
+
+    def __init__(self, stream=None, *, delay: float = 2.0, clock=time.perf_counter) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        isatty = getattr(self.stream, "isatty", None)
+        self.enabled = bool(isatty and isatty())
+        self.delay = delay
+        self.clock = clock
+        self.t0 = clock()
         self.shown = False
 
     def __call__(self, t: int, T: int) -> None:
-        el = time.perf_counter() - self.t0
-        if not self.enabled or (el < 2.0 and t < T) or (t == T and not self.shown):
+        if not self.enabled:
+            return
+        el = self.clock() - self.t0
+        if (t < T and el < self.delay) or (t == T and not self.shown):
             return
         self.shown = True
         frac = t / T
-        eta = el / frac - el if frac > 0 else float("nan")
+        left = el / frac - el if frac > 0 else float("nan")
         bar = "#" * int(30 * frac)
-        sys.stderr.write(f"\r[{bar:<30}] {t}/{T} rounds  {el:6.1f}s elapsed  ~{eta:5.1f}s left")
-        if t == T:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+        line = f"[{bar:<30}] {t}/{T} rounds {100 * frac:3.0f}%  elapsed {_clock(el)}  ETA {_clock(left)}"
+        self.stream.write("\r" + line + ("\n" if t == T else ""))
+        self.stream.flush()
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _build_parser()
+    parser, commands = _build_parser()
     args = parser.parse_args(argv)
+    cmd = commands[args.command]
+    k = _check_k(args, cmd)
     from . import bounds
     from .game import Game
 
     try:
-        game = Game(n=args.n, T=args.T, family=args.family, k=args.k if args.family == "kchoice" else 1)
+        game = Game(n=args.n, T=args.T, family=args.family, k=k)
         eta = bounds.resolve_eta(args.eta, game.n, game.T, game.M)
-    except ValueError as e:
-        parser.exit(2, f"onlinerank {args.command}: error: {e}\n")
+    except ValueError as e:  # pragma: no cover - the checks above come first
+        cmd.error(str(e))
     bound = float(bounds.theorem31(game.n, game.T, game.M, eta))
     if args.command == "bounds":
         print(f"n={game.n} T={game.T} family={game.family} k={game.k} M={game.M:g}")
@@ -172,7 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         adversary = make_adversary(args.adversary)
         adversary.check(game)
     except ValueError as e:
-        parser.exit(2, f"onlinerank simulate: error: --adversary: {e}\n")
+        cmd.error(f"argument --adversary: {e}")
+    _check_memory(args, cmd)
     res = simulate(
         OnlineRank(sampler=args.sampler, eta=eta),
         adversary,
@@ -182,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         cell=("cli", args.adversary, game.family, game.n, game.k, game.T),
         K=2,
         sample=not args.no_sample,
-        progress=_Progress(not args.quiet),
+        progress=None if args.quiet else Progress(),
     )
     reg = res.regret[:, -1]
     mean = float(reg.mean())

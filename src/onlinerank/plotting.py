@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -142,13 +145,71 @@ LEARNER_COLORS = {
     "permelearn": "#9467bd",
 }
 
+#: styles of further OnlineRank variants of one sampler (other learning rates, ...): a hue of the
+#: sampler's family of colours, a marker and a line style that no other learner uses
+ONLINERANK_VARIANTS = {
+    "plackett-luce": [
+        {"color": "#17becf", "marker": "D", "ls": ":", "mfc": "#17becf"},
+        {"color": "#393b79", "marker": "v", "ls": (0, (5, 1)), "mfc": "#393b79"},
+        {"color": "#6baed6", "marker": "P", "ls": (0, (3, 1, 1, 1)), "mfc": "none"},
+        {"color": "#08306b", "marker": "X", "ls": (0, (1, 1)), "mfc": "none"},
+    ],
+    "quicksort": [
+        {"color": "#e377c2", "marker": "d", "ls": ":", "mfc": "none"},
+        {"color": "#8c564b", "marker": "<", "ls": (0, (5, 1)), "mfc": "#8c564b"},
+        {"color": "#fc8d59", "marker": "*", "ls": (0, (3, 1, 1, 1)), "mfc": "none"},
+        {"color": "#67000d", "marker": "h", "ls": (0, (1, 1)), "mfc": "#67000d"},
+    ],
+}
 
-def learner_style(spec: dict, label: str) -> dict:
-    """Line style for a learner spec (OnlineRank by sampler, baselines by name)."""
+
+def eta_text(eta) -> str:
+    """A learner's learning rate as written in legends and titles: the paper's η_p, η* or a number."""
+    if eta in (None, "paper"):
+        return "η_p"
+    if eta == "optimal":
+        return "η*"
+    try:
+        return f"η = {float(eta):g}"
+    except (TypeError, ValueError):
+        return f"η = {eta}"
+
+
+def _variant_index(spec: dict, label: str, learners: dict | None) -> int:
+    """0 for the first OnlineRank learner of its sampler (the paper's η first, then config order),
+    1, 2, ... for the others; without the config's learners, from the learning rate alone."""
+    sampler = spec.get("sampler", "plackett-luce")
+    if learners and learners.get(label) == spec:
+        same = [
+            key
+            for key, s in learners.items()
+            if s.get("name") == "onlinerank" and s.get("sampler", "plackett-luce") == sampler
+        ]
+        same.sort(key=lambda key: learners[key].get("eta", "paper") != "paper")  # stable sort
+        return same.index(label)
+    eta = spec.get("eta", "paper")
+    if eta == "paper":
+        return 0
+    if eta == "optimal":
+        return 1
+    digest = int(hashlib.sha256(repr(eta).encode()).hexdigest(), 16)
+    return 2 + digest % (len(ONLINERANK_VARIANTS["plackett-luce"]) - 1)
+
+
+def learner_style(spec: dict, label: str, learners: dict | None = None) -> dict:
+    """Line style for a learner spec: OnlineRank by sampler, baselines by name.  OnlineRank
+    learners of one sampler that differ (e.g. in η) get different colours, markers and line
+    styles; pass the config's ``learners`` dict (``label`` is the key of ``spec`` in it) to
+    number them without collisions."""
     if spec.get("name") == "onlinerank":
-        st = dict(SAMPLER_STYLE.get(spec.get("sampler", "plackett-luce")))
+        sampler = spec.get("sampler", "plackett-luce")
+        st = dict(SAMPLER_STYLE.get(sampler, SAMPLER_STYLE["plackett-luce"]))
         if spec.get("eta", "paper") != "paper":
-            st["label"] += f" (η={spec['eta']})"
+            st["label"] += f" ({eta_text(spec['eta'])})"
+        i = _variant_index(spec, label, learners)
+        if i > 0:
+            variants = ONLINERANK_VARIANTS.get(sampler, ONLINERANK_VARIANTS["plackett-luce"])
+            st.update(variants[(i - 1) % len(variants)])
         return st
     return {
         "color": LEARNER_COLORS.get(spec.get("name")),
@@ -159,14 +220,49 @@ def learner_style(spec: dict, label: str) -> dict:
     }
 
 
+#: the claim a title makes when every OnlineRank learner uses the paper's learning rate
+_PAPER_ETA_CLAIM = re.compile(r"\s*\((?:learning rate )?η = (?:the )?paper's η_p\)")
+
+
+def _title_eta(title: str, labels, learners: dict) -> str:
+    """``title`` without a claim that OnlineRank uses the paper's η_p when some OnlineRank learner
+    of the figure does not (the legend names each learner's η)."""
+    rates = {
+        eta_text(learners[lab].get("eta", "paper"))
+        for lab in labels
+        if learners.get(lab, {}).get("name") == "onlinerank"
+    }
+    if rates <= {"η_p"} or not _PAPER_ETA_CLAIM.search(title):
+        return title
+    if "η_p" in rates:
+        text = " (learning rate η_p unless the legend names another)"
+    else:
+        text = f" (learning rates {', '.join(sorted(rates))}, as the legend says)"
+    return _PAPER_ETA_CLAIM.sub(text, title)
+
+
+def _log_floor(values) -> float | None:
+    """Bottom of a log axis for a panel: half a decade below the smallest positive mean or bound
+    (bands and values <= 0 are drawn against it, never below)."""
+    import numpy as np
+
+    v = np.asarray([x for x in values if np.isfinite(x) and x > 0], float)
+    return float(v.min()) / 10**0.5 if v.size else None
+
+
 def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bound_fn=None):
     """Figure: mean exact expected regret at t = T vs T (log-log), one panel per (family, n, k,
     adversary), learners with 95% bands, and Theorem 3.1 curves from ``bnd`` keyed by
-    (family, n, k, T).  Returns the figure."""
+    (family, n, k, T).  Means <= 0 (a learner with zero regret), which a log axis cannot show, are
+    drawn as hollow down-triangles on the panel's bottom edge, half a decade below its smallest
+    positive mean or bound; bands are clipped there.  OnlineRank learners that differ only in η
+    get different styles, and a title claiming the paper's η_p is corrected when one of them
+    uses another η.  Returns the figure."""
     from collections import defaultdict
 
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.lines import Line2D
 
     rows = [r for r in rows if r["metric"] == "regret" and r["t"] == r["T"]]
     panels = defaultdict(list)
@@ -179,7 +275,17 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
     fig, axes = plt.subplots(
         nrow, ncol, figsize=(max(9.0, 3.3 * ncol + 0.3), 2.9 * nrow + 1.3), squeeze=False
     )
+    # one style and one legend label per learner, unique across the figure
+    labels = sorted({r["learner"] for k in keys for r in panels[k]})
+    styles = {lab: learner_style(learners.get(lab, {}), lab, learners) for lab in labels}
+    seen: dict[str, int] = defaultdict(int)
+    for st in styles.values():
+        seen[st["label"]] += 1
+    for lab, st in styles.items():
+        if seen[st["label"]] > 1:
+            st["label"] += f" [{lab}]"
     handles = {}
+    below = False
     for ax, key in zip(axes.flat, keys, strict=False):
         fam, n, k, adv = key
         sub = panels[key]
@@ -197,27 +303,53 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
         by_learner = defaultdict(list)
         for r in sub:
             by_learner[r["learner"]].append(r)
+        floor = _log_floor(
+            [r["mean"] for r in sub]
+            + [x[c] for x in b for c in ("bound_paper", "bound_sharp", "bound_optimal")]
+        )
         for lab, rs in sorted(by_learner.items()):
             rs.sort(key=lambda r: r["T"])
-            st = learner_style(learners.get(lab, {}), lab)
+            st = styles[lab]
             T = np.array([r["T"] for r in rs], float)
-            m = np.array([r["mean"] for r in rs])
-            se = np.nan_to_num(np.array([r["sem"] for r in rs]))
+            m = np.array([r["mean"] for r in rs], float)
+            se = np.nan_to_num(np.array([r["sem"] for r in rs], float))
             exact = all(r["exact"] for r in rs)
+            pos = m > 0
             ax.plot(
                 T,
-                m,
+                np.where(pos, m, np.nan),
                 marker=st["marker"],
                 ls=st["ls"],
                 color=st["color"],
                 mfc=st["mfc"],
                 label=f"{st['label']}" + ("" if exact else " (E[loss] by Monte Carlo)"),
             )
+            hi = m + 1.96 * se
             ax.fill_between(
-                T, np.maximum(m - 1.96 * se, 1e-9), m + 1.96 * se, color=st["color"], alpha=0.18, lw=0
+                T,
+                np.maximum(m - 1.96 * se, floor),
+                np.maximum(hi, floor),
+                where=hi > floor,
+                color=st["color"],
+                alpha=0.18,
+                lw=0,
             )
+            if not pos.all():
+                below = True
+                ax.plot(
+                    T[~pos],
+                    np.full((~pos).sum(), floor),
+                    ls="none",
+                    marker="v",
+                    ms=6,
+                    color=st["color"],
+                    mfc="none",
+                    clip_on=False,
+                    zorder=5,
+                )
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.set_ylim(bottom=floor)
         plain_log_axis(ax)
         ax.set_xlabel("horizon T (rounds)")
         ax.set_ylabel("E[regret] (pairwise loss)")
@@ -227,6 +359,10 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
         )
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(lab, h)
+    if below:
+        handles["mean regret ≤ 0, drawn on the bottom edge (log axis)"] = Line2D(
+            [], [], ls="none", marker="v", ms=6, color="0.3", mfc="none"
+        )
     for ax in axes.flat[len(keys) :]:
         ax.set_visible(False)
     fig.legend(
@@ -237,9 +373,17 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
         frameon=False,
         fontsize=7.5,
     )
-    fig.suptitle(title + " — means with 95% bands (normal, per cell)", y=0.998)
+    title = _title_eta(title, labels, learners) + " — means with 95% bands (normal, per cell)"
+    # wrapped to the figure's width (about 11 characters of the 10-point title per inch)
+    title = textwrap.fill(title, width=int(11 * fig.get_figwidth()))
+    fig.suptitle(title, y=0.998)
     legend_rows = int(np.ceil(len(handles) / (3 if len(handles) > 4 else 2)))
     fig.tight_layout(
-        rect=(0, min(0.3, 0.035 * legend_rows * (3 / nrow) + 0.02), 1, 1 - 0.25 / fig.get_figheight())
+        rect=(
+            0,
+            min(0.3, 0.035 * legend_rows * (3 / nrow) + 0.02),
+            1,
+            1 - 0.25 * (title.count("\n") + 1) / fig.get_figheight(),
+        )
     )
     return fig

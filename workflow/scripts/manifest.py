@@ -1,14 +1,16 @@
-"""results/manifest.json: sha256 of every output, config digest, package version, git commit."""
+"""results/manifest.json: sha256 of every output, config digest, package version, git commit and the
+versions of Python, numpy, scipy, numba, llvmlite, matplotlib and snakemake."""
 
 from onlinerank.io import atomic_write_text
 from onlinerank.pipeline import run
-from onlinerank.provenance import config_digest, git_commit, manifest
+from onlinerank.provenance import config_digest, git_commit, manifest, versions, versions_line
 
 
 def main(log):
-    text = manifest(list(snakemake.input.outputs), config_digest(snakemake.config), git_commit())
+    v = versions()
+    text = manifest(list(snakemake.input.outputs), config_digest(snakemake.config), git_commit(), v)
     atomic_write_text(snakemake.output[0], text)
-    log.info("manifest of %d files", len(snakemake.input.outputs))
+    log.info("manifest of %d files; %s", len(snakemake.input.outputs), versions_line(v))
 
 
 run(snakemake, main)
