@@ -252,6 +252,10 @@ def _clock(seconds: float) -> str:
     return f"{h:d}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
 
 
+#: seconds before the progress bar appears (a short run shows none); the environment can change it
+PROGRESS_DELAY_ENV = "ONLINERANK_PROGRESS_DELAY"
+
+
 class Progress:
     """A progress bar with an ETA, redrawn in place on ``stream`` (stderr) when that is a terminal
     and the run has taken more than ``delay`` seconds; never written to a file or a pipe."""
@@ -321,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         cell=("cli", args.adversary, game.family, game.n, game.k, game.T),
         K=2,
         sample=not args.no_sample,
-        progress=None if args.quiet else Progress(),
+        progress=None if args.quiet else Progress(delay=float(os.environ.get(PROGRESS_DELAY_ENV, 2.0))),
     )
     reg = res.regret[:, -1]
     mean = float(reg.mean())
