@@ -57,7 +57,7 @@ def render(browser: str, page, profile, *extra: str) -> subprocess.CompletedProc
             "--disable-sync",
             f"--user-data-dir={profile}",
             "--window-size=1400,1000",
-            "--virtual-time-budget=15000",
+            "--virtual-time-budget=20000",
             *extra,
             page.as_uri(),
         ],
@@ -76,9 +76,13 @@ def report(smoke_run, tmp_path_factory):
 
 
 MEASURE = """<script>
-setTimeout(function () {
+// the report renders its pages from embedded data after loading: poll until the heading is there
+var started = Date.now();
+var poll = setInterval(function () {
   var h = Array.from(document.querySelectorAll("h1, h2, h3")).find(
     function (x) { return x.textContent.indexOf("Verdicts of the claims of the paper") >= 0; });
+  if (!h && Date.now() - started < 12000) { return; }
+  clearInterval(poll);
   var out = {found: !!h, height: window.innerHeight};
   if (h) {
     var table = h.parentElement.querySelector("table");
@@ -86,7 +90,7 @@ setTimeout(function () {
     out.table_bottom = table ? table.getBoundingClientRect().bottom : null;
   }
   document.body.setAttribute("data-first-view", JSON.stringify(out));
-}, 3000);
+}, 250);
 </script>"""
 
 
@@ -94,7 +98,8 @@ def test_first_view_shows_the_verdict_summary(report, smoke_run, tmp_path):
     browser = _browser()
     # the report as shipped, plus a script that measures where the summary is on the first screen
     page = tmp_path / "measured.html"
-    page.write_text(report.read_text().replace("</body>", MEASURE + "</body>"))
+    head, _, tail = report.read_text().rpartition("</body>")  # the page's own (data may hold others)
+    page.write_text(head + MEASURE + "</body>" + tail)
     p = render(browser, page, tmp_path / "profile", "--dump-dom")
     assert p.returncode == 0, p.stderr[-2000:]
     m = re.search(r'data-first-view="([^"]*)"', p.stdout)
