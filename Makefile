@@ -21,7 +21,7 @@ NOTEBOOK_ARGS ?=
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .DEFAULT_GOAL := figures
-.PHONY: figures report test bench lint clean smoke notebook lock
+.PHONY: figures report report-smoke test bench lint clean smoke notebook lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,8 +45,15 @@ figures: $(VENV)/.installed-workflow          ## run the default tier: figures/ 
 smoke: $(VENV)/.installed-workflow            ## the tiny tier (writes results-smoke/ only)
 	$(BIN)/snakemake --configfile config/smoke.yaml
 
-report: figures                               ## Snakemake's self-contained HTML report
-	$(BIN)/snakemake --report results/report.html
+# `make report` for the default tier, `make report CONFIG=config/smoke.yaml` for another tier:
+# the report is written into that tier's results directory
+CONFIG ?= config/config.yaml
+report: $(VENV)/.installed-workflow            ## Snakemake's self-contained HTML report (runs the tier first)
+	$(BIN)/snakemake --configfile $(CONFIG)
+	$(BIN)/snakemake --configfile $(CONFIG) --report $$($(BIN)/python -c "import yaml,sys; print(yaml.safe_load(open(sys.argv[1])).get('results_dir', 'results'))" $(CONFIG))/report.html
+
+report-smoke:                                 ## the HTML report of the smoke tier (results-smoke/report.html)
+	$(MAKE) report CONFIG=config/smoke.yaml
 
 test: $(VENV)/.installed-test lint            ## the linters (make lint), then the test suite
 	$(BIN)/python -m pytest

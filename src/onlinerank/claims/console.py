@@ -30,14 +30,13 @@ __all__ = ["write_claims", "report_intro", "epilogue"]
 
 
 def _meta(config: Mapping) -> dict:
-    from ..provenance import config_digest, git_commit
+    from ..provenance import config_digest, git_commit, versions
 
-    meta = {"config_digest": config_digest(dict(config)), "commit": git_commit()}
-    try:
-        from ..provenance import versions  # type: ignore[attr-defined]  # comes with provenance.versions()
-    except ImportError:  # pragma: no cover - older provenance module
-        return meta
-    return {**meta, "versions": {k: str(v) for k, v in versions().items()}}
+    return {
+        "config_digest": config_digest(dict(config)),
+        "commit": git_commit(),
+        "versions": {k: str(v) for k, v in versions().items()},
+    }
 
 
 def write_claims(table_paths: Mapping[str, str], config: Mapping, output: Any) -> dict:
@@ -78,7 +77,9 @@ def report_intro(doc: Mapping) -> str:
     lines = [
         "{% raw %}",
         "Verification of Ailon, *Online Ranking* (arXiv 1308.6797): config digest "
-        f"``{meta.get('config_digest', '?')}``, commit ``{meta.get('commit', '?')}``.",
+        f"``{meta.get('config_digest', '?')}``, commit ``{meta.get('commit', '?')}``"
+        + "".join(f", {k} {v}" for k, v in meta.get("versions", {}).items())
+        + ".",
         "",
         "Verdicts of the claims of the paper",
         "-----------------------------------",
