@@ -56,7 +56,7 @@ report-smoke:                                 ## the HTML report of the smoke ti
 	$(MAKE) report CONFIG=config/smoke.yaml
 
 test: $(VENV)/.installed-test lint            ## the linters (make lint), then the test suite
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 bench: $(VENV)/.installed-test                ## performance ratios against floors measured in the same run
 	$(BIN)/python -m bench

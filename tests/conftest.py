@@ -1,9 +1,12 @@
 """Shared fixtures: one smoke-tier run of the pipeline for the whole session (the workflow,
-claims, report, notebook and SLURM tests all read it), and helpers to copy the repository and
-run Snakemake in a subprocess."""
+claims, report, notebook and SLURM tests all read it; with pytest-xdist, one run shared by the
+workers under a file lock), and helpers to copy the repository and run Snakemake in a subprocess.
+
+Tests read the shared run and never modify it: a test that edits or reruns works on a copy."""
 
 from __future__ import annotations
 
+import fcntl
 import shutil
 import subprocess
 import sys
@@ -50,12 +53,30 @@ def snakemake(cwd: Path, *args: str, timeout: int = 900) -> subprocess.Completed
 
 
 @pytest.fixture(scope="session")
-def smoke_run(tmp_path_factory) -> Path:
-    """A copy of the repository in which the smoke tier has run to completion (2 cores)."""
-    repo = copy_repo(tmp_path_factory.mktemp("smoke") / "repo")
-    p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "2")
-    assert p.returncode == 0, p.stderr[-4000:]
+def smoke_run(tmp_path_factory, xdist_worker) -> Path:
+    """A copy of the repository in which the smoke tier has run to completion (2 cores).  Under
+    pytest-xdist the first worker to get here runs it and the others wait for it (the run's
+    directory is shared: the parent of the workers' temporary directories)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base if xdist_worker == "master" else base.parent
+    repo, done = shared / "smoke" / "repo", shared / "smoke" / "done"
+    repo.parent.mkdir(exist_ok=True)
+    with open(shared / "smoke.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # held by the worker that runs it, until it has finished
+        if not done.exists():
+            if repo.exists():
+                pytest.fail(f"an earlier attempt at the smoke run in {repo} failed")
+            copy_repo(repo)
+            p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "2")
+            assert p.returncode == 0, p.stderr[-4000:]
+            done.write_text("ok\n")
     return repo
+
+
+@pytest.fixture(scope="session")
+def xdist_worker(request) -> str:
+    """pytest-xdist's worker name (``gw0``, ...), ``master`` without xdist."""
+    return getattr(request.config, "workerinput", {}).get("workerid", "master")
 
 
 @pytest.fixture(scope="session")
