@@ -1,15 +1,20 @@
 """Shared fixtures: one smoke-tier run of the pipeline for the whole session (the workflow,
-claims, report, notebook and SLURM tests all read it; with pytest-xdist, one run shared by the
-workers under a file lock), and helpers to copy the repository and run Snakemake in a subprocess.
+claims, report, notebook and SLURM tests all read it; started in the background at collection and
+shared by pytest-xdist's workers), and helpers to copy the repository and run Snakemake in a subprocess.
 
 Tests read the shared run and never modify it: a test that edits or reruns works on a copy."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import os
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -52,31 +57,59 @@ def snakemake(cwd: Path, *args: str, timeout: int = 900) -> subprocess.Completed
     )
 
 
-@pytest.fixture(scope="session")
-def smoke_run(tmp_path_factory, xdist_worker) -> Path:
-    """A copy of the repository in which the smoke tier has run to completion (2 cores).  Under
-    pytest-xdist the first worker to get here runs it and the others wait for it (the run's
-    directory is shared: the parent of the workers' temporary directories)."""
-    base = tmp_path_factory.getbasetemp()
-    shared = base if xdist_worker == "master" else base.parent
-    repo, done = shared / "smoke" / "repo", shared / "smoke" / "done"
-    repo.parent.mkdir(exist_ok=True)
+def _shared_dir(config) -> Path:
+    """The directory the workers of one pytest-xdist session share (without xdist: the session's)."""
+    base = config._tmp_path_factory.getbasetemp()  # the fixture's factory, before any fixture runs
+    return base.parent if hasattr(config, "workerinput") else base
+
+
+def _start_smoke_run(shared: Path) -> None:
+    """Start the smoke tier in the background (once per session, whichever worker comes first),
+    in a copy of the repository; its exit status lands in ``smoke/rc``."""
     with open(shared / "smoke.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # held by the worker that runs it, until it has finished
-        if not done.exists():
-            if repo.exists():
-                pytest.fail(f"an earlier attempt at the smoke run in {repo} failed")
-            copy_repo(repo)
-            p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "2")
-            assert p.returncode == 0, p.stderr[-4000:]
-            done.write_text("ok\n")
-    return repo
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (shared / "smoke").exists():
+            return
+        repo = copy_repo(shared / "smoke" / "repo")
+        cmd = (
+            f"{shlex.quote(sys.executable)} -m snakemake --configfile config/smoke.yaml --cores 2 "
+            "> ../stdout 2> ../stderr; echo $? > ../rc.tmp && mv ../rc.tmp ../rc"
+        )
+        proc = subprocess.Popen(["sh", "-c", cmd], cwd=repo, start_new_session=True, stdin=subprocess.DEVNULL)
+        (shared / "smoke" / "pgid").write_text(f"{proc.pid}\n")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """An interrupted session stops the smoke run it started (a finished one has left ``rc``)."""
+    if exitstatus != pytest.ExitCode.INTERRUPTED:
+        return
+    smoke = _shared_dir(session.config) / "smoke"
+    if (smoke / "pgid").exists() and not (smoke / "rc").exists():
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(int((smoke / "pgid").read_text()), signal.SIGTERM)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """A session with a test that reads the smoke run starts it now, so that it runs while the
+    tests that do not need it do (the first test that needs it waits for it)."""
+    if any("smoke_run" in item.fixturenames for item in items):
+        _start_smoke_run(_shared_dir(config))
 
 
 @pytest.fixture(scope="session")
-def xdist_worker(request) -> str:
-    """pytest-xdist's worker name (``gw0``, ...), ``master`` without xdist."""
-    return getattr(request.config, "workerinput", {}).get("workerid", "master")
+def smoke_run(request) -> Path:
+    """A copy of the repository in which the smoke tier has run to completion (2 cores): one run
+    per session, shared by pytest-xdist's workers, started at collection (see above)."""
+    shared = _shared_dir(request.config)
+    _start_smoke_run(shared)  # started already, unless the test was selected after collection
+    rc, deadline = shared / "smoke" / "rc", time.monotonic() + 900
+    while not rc.exists():
+        if time.monotonic() > deadline:
+            pytest.fail("the smoke run did not finish within 900 s")
+        time.sleep(0.2)
+    stderr = (shared / "smoke" / "stderr").read_text()
+    assert rc.read_text().strip() == "0", stderr[-4000:]
+    return shared / "smoke" / "repo"
 
 
 @pytest.fixture(scope="session")
