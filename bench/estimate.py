@@ -1,6 +1,6 @@
 """Estimate the simulation cost of a tier from measured costs per round (not guessed).
 
-    .venv/bin/python -m bench.estimate config/stress.yaml
+    .venv/bin/python -m bench.estimate config/stress.yaml [stage ...]
 
 For every (grid point, learner) of every stage: one block of replicates (the stage's block size)
 is simulated at a short horizon T' (doubled from 50 until the run takes > 0.3 s or T' reaches the
@@ -42,17 +42,16 @@ def cost_per_round(config: dict, cell: Cell, reps: int) -> float:
             t0 = time.perf_counter()
             simulate(learner, adversary, game, reps, seed=seed, cell=("estimate",), K=4, sample=cell.sample)
             times.append(time.perf_counter() - t0)
-        dt = times[-1]
-        dt = time.perf_counter() - t0
+        dt = times[-1]  # the second run: kernels loaded
         if dt > 0.3 or T >= min(cell.T, 12800):
             return dt / T
         T *= 2
 
 
-def estimate(config: dict) -> dict[str, dict]:
+def estimate(config: dict, stages: list[str] | None = None) -> dict[str, dict]:
     out = {}
     for stage in STAGES:
-        if not config.get(stage):
+        if not config.get(stage) or (stages and stage not in stages):
             continue
         jobs, total, longest = 0, 0.0, 0.0
         per_experiment: dict[str, float] = {}
@@ -88,7 +87,12 @@ def main(argv: list[str]) -> int:
         config = yaml.safe_load(f)
     validate_schema(config, "workflow/schemas/config.schema.yaml")
     validate_config(config)
-    estimate(config)
+    unknown = sorted(set(argv[1:]) - set(STAGES))
+    if unknown:
+        raise SystemExit(
+            f"python -m bench.estimate: unknown stage {unknown[0]!r} (stages: {', '.join(STAGES)})"
+        )
+    estimate(config, argv[1:] or None)
     return 0
 
 

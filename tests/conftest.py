@@ -90,9 +90,12 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """A session with a test that reads the smoke run starts it now, so that it runs while the
-    tests that do not need it do (the first test that needs it waits for it)."""
-    if any("smoke_run" in item.fixturenames for item in items):
+    """A session with a test that reads the smoke run starts it now and puts those tests last, so
+    that the run goes on while the tests that do not need it run (in the same order in every
+    xdist worker: a stable sort of the collected order)."""
+    needs = {id(item) for item in items if "smoke_run" in item.fixturenames}
+    if needs:
+        items.sort(key=lambda item: id(item) in needs)
         _start_smoke_run(_shared_dir(config))
 
 
