@@ -55,11 +55,11 @@ def estimate(config: dict, stages: list[str] | None = None) -> dict[str, dict]:
             continue
         jobs, total, longest = 0, 0.0, 0.0
         per_experiment: dict[str, float] = {}
+        c_of: dict[tuple, float] = {}  # measured once per (experiment, adversary, learner, n, k)
         for _group, cells in groups_of(config, stage).items():
-            c_of: dict[tuple, float] = {}
             job = 0.0
             for cell in cells:
-                key = (cell.adversary, cell.learner, cell.n, cell.k)
+                key = (cell.experiment, cell.adversary, cell.learner, cell.n, cell.k)
                 if key not in c_of:
                     c_of[key] = cost_per_round(config, cell, min(cell.block_size, cell.replicates))
                 job += c_of[key] * cell.T
