@@ -156,11 +156,11 @@ def test_make_installs_from_the_locks_and_reinstalls_after_a_refresh(fake_instal
     assert "pip install" not in make_dry_run(repo, "figures")
     os.utime(repo / "requirements" / "test.txt")  # `make lock` rewrote it
     out = make_dry_run(repo, "test")
-    assert "pip install --quiet --no-compile --require-hashes -r requirements/test.txt" in out
-    assert "pip install --quiet --no-compile --no-deps --no-build-isolation -e ." in out
+    assert "pip install --quiet --require-hashes -r requirements/test.txt" in out
+    assert "pip install --quiet --no-deps --no-build-isolation -e ." in out
     os.utime(repo / "requirements" / "workflow.txt")
     out = make_dry_run(repo, "figures")
-    assert "pip install --quiet --no-compile --require-hashes -r requirements/workflow.txt" in out
+    assert "pip install --quiet --require-hashes -r requirements/workflow.txt" in out
     assert "requirements/test.txt" not in out  # make figures never installs the test tools
 
 
