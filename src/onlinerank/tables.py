@@ -47,33 +47,37 @@ class TableSpec:
     make: Callable[[dict], list[dict]]
 
 
-def _call(module: str, fn: str, *path: str, seed: bool = False) -> Callable[[dict], list[dict]]:
-    """``config -> onlinerank.<module>.<fn>(config[path...] [, config["seed"]])`` (imported lazily)."""
+def _lazy(module: str, fn: str, args: Callable[[dict], tuple]) -> Callable[[dict], list[dict]]:
+    """``config -> onlinerank.<module>.<fn>(*args(config))``, the module imported by name when the
+    table is made, so that the table registry does not make every table depend on every table's
+    module (the code inputs follow imports statically)."""
 
     def make(config: dict) -> list[dict]:
+        return getattr(importlib.import_module(f"onlinerank.{module}"), fn)(*args(config))
+
+    return make
+
+
+def _call(module: str, fn: str, *path: str, seed: bool = False) -> Callable[[dict], list[dict]]:
+    """``config -> onlinerank.<module>.<fn>(config[path...] [, config["seed"]])``."""
+
+    def args(config: dict) -> tuple:
         sec = config
         for key in path:
             sec = sec[key]
-        f = getattr(importlib.import_module(f"onlinerank.{module}"), fn)
-        return f(sec, int(config["seed"])) if seed else f(sec)
+        return (sec, int(config["seed"])) if seed else (sec,)
 
-    return make
+    return _lazy(module, fn, args)
+
+
+def _call_on(module: str, fn: str, *sections: str) -> Callable[[dict], list[dict]]:
+    """``config -> onlinerank.<module>.<fn>(config[s1], config[s2], ...)``."""
+    return _lazy(module, fn, lambda config: tuple(config[s] for s in sections))
 
 
 def _bounds_table(stage: str) -> Callable[[dict], list[dict]]:
     """``config -> bounds_rows(config, stage)``."""
     return lambda config: bounds_rows(config, stage)
-
-
-def _call_on(module: str, fn: str, *sections: str) -> Callable[[dict], list[dict]]:
-    """``config -> onlinerank.<module>.<fn>(config[s1], config[s2], ...)``, imported by name
-    so that the table registry does not make every table depend on every table's module."""
-
-    def make(config: dict) -> list[dict]:
-        f = getattr(importlib.import_module(f"onlinerank.{module}"), fn)
-        return f(*(config[s] for s in sections))
-
-    return make
 
 
 TABLES: dict[str, TableSpec] = {
