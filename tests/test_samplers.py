@@ -512,26 +512,6 @@ def test_public_samplers_reject_bad_arguments():
             f(np.array([0.0, np.inf]), rng, size=2)
 
 
-def test_radix_sort_is_numpy_sort():
-    """``sort_rows`` (LSD radix on the bit patterns) sorts positive floats exactly like np.sort:
-    packed keys, keys sharing their high bytes (skipped digits), wide and narrow ranges."""
-    rng = np.random.default_rng(3)
-    n = 3000
-    lb = samplers._lowbits(n)
-    himask = ~((1 << lb) - 1)
-    cases = [
-        rng.exponential(size=(4, n)),
-        1.0 + rng.random((4, n)) * 1e-9,  # only the low digits differ
-        np.exp(rng.uniform(-600, 600, size=(4, n))),
-        np.full((2, n), 3.5),
-    ]
-    for x in cases:
-        packed = ((x.view(np.int64) & himask) | np.arange(n)).view(np.float64)
-        got = packed.copy()
-        _kernels.sort_rows(got)
-        np.testing.assert_array_equal(got, np.sort(packed, axis=1))
-
-
 def test_compiled_splitmix_and_round_seeds_equal_numpy():
     """The kernels compile seeding.mix64 itself; their round seed equals draw_seeds."""
     from onlinerank.seeding import draw_seeds, mix64

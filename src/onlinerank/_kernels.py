@@ -299,92 +299,51 @@ def pl_keys_shared(a, seeds, keys, mode_out, amax_out, lowbits):
     return ok
 
 
-#: rows at least this long are sorted by :func:`sort_rows` (LSD radix), shorter ones by numpy
-RADIX_MIN_N = 2048
-
-
 @njit(cache=True, error_model="numpy")
-def sort_rows(keys):
-    """Sort every row of ``keys`` (R, n) in place, ascending, for positive finite float64 values
-    (the packed keys): an LSD radix sort on the bit patterns, whose unsigned order is the order of
-    the values -- the same array as ``keys.sort(axis=1)``.  8-bit digits; a digit shared by the
-    whole row is skipped."""
-    R, n = keys.shape
-    nb = 256
-    mask = np.uint64(nb - 1)
-    cnt = np.zeros((8, nb), dtype=np.int64)
-    a = np.empty(n, dtype=np.uint64)
-    b = np.empty(n, dtype=np.uint64)
-    for r in range(R):
-        kb = keys[r].view(np.uint64)
-        cnt[:] = 0
-        for i in range(n):
-            x = kb[i]
-            a[i] = x
-            for d in range(8):
-                cnt[d, (x >> np.uint64(8 * d)) & mask] += 1
-        src = a
-        dst = b
-        for d in range(8):
-            sh = np.uint64(8 * d)
-            c = cnt[d]
-            if n == 0 or c[(src[0] >> sh) & mask] == n:
-                continue
-            tot = 0
-            for j in range(nb):
-                t = c[j]
-                c[j] = tot
-                tot += t
-            for i in range(n):
-                x = src[i]
-                j = (x >> sh) & mask
-                dst[c[j]] = x
-                c[j] += 1
-            src, dst = dst, src
-        for i in range(n):
-            kb[i] = src[i]
-
-
-@njit(cache=True, error_model="numpy")
-def pl_extract(keys, S, eta, w, seeds, mode, amax, lowbits, out):
-    """Read item ids from sorted packed keys into ``out``; re-sort ties of the truncated keys."""
-    R, n = keys.shape
-    kb = keys.view(np.int64)
+def pl_extract(kb, S, eta, w, seeds, mode, amax, lowbits):
+    """In place: ``kb`` (R, n) int64, the bit patterns of the sorted packed keys, becomes the item
+    ids, in order; groups of equal truncated keys are first re-sorted by their untruncated keys
+    (the keys live in the output array itself, so a sample allocates one (R, n) array)."""
+    R, n = kb.shape
     lomask = (np.int64(1) << lowbits) - 1
     himask = ~lomask
     tk = np.empty(n)
+    ids = np.empty(n, dtype=np.int64)
     for r in range(R):
         nties = 0
         prev = np.int64(-1)
         for i in range(n):
-            b = kb[r, i]
-            out[r, i] = b & lomask
-            h = b & himask
+            h = kb[r, i] & himask
             nties += h == prev
             prev = h
-        if nties == 0:
-            continue
-        state0 = _mix(seeds[r] ^ _SALT_PL)
-        i = 0
-        while i < n:
-            h = kb[r, i] & himask
-            j = i + 1
-            while j < n and (kb[r, j] & himask) == h:
-                j += 1
-            if j - i > 1:  # insertion sort of out[r, i:j] by (true key, item id)
-                for q in range(i, j):
-                    tk[q] = _pl_key(mode[r], S, eta, w, r, out[r, q], amax[r], state0)
-                for q in range(i + 1, j):
-                    key = tk[q]
-                    item = out[r, q]
-                    p = q - 1
-                    while p >= i and (tk[p] > key or (tk[p] == key and out[r, p] > item)):
-                        tk[p + 1] = tk[p]
-                        out[r, p + 1] = out[r, p]
-                        p -= 1
-                    tk[p + 1] = key
-                    out[r, p + 1] = item
-            i = j
+        if nties > 0:
+            state0 = _mix(seeds[r] ^ _SALT_PL)
+            i = 0
+            while i < n:
+                h = kb[r, i] & himask
+                j = i + 1
+                while j < n and (kb[r, j] & himask) == h:
+                    j += 1
+                if j - i > 1:  # insertion sort of the group by (true key, item id)
+                    m = j - i
+                    for q in range(m):
+                        ids[q] = kb[r, i + q] & lomask
+                        tk[q] = _pl_key(mode[r], S, eta, w, r, ids[q], amax[r], state0)
+                    for q in range(1, m):
+                        key = tk[q]
+                        item = ids[q]
+                        p = q - 1
+                        while p >= 0 and (tk[p] > key or (tk[p] == key and ids[p] > item)):
+                            tk[p + 1] = tk[p]
+                            ids[p + 1] = ids[p]
+                            p -= 1
+                        tk[p + 1] = key
+                        ids[p + 1] = item
+                    for q in range(m):
+                        kb[r, i + q] = h | ids[q]
+                i = j
+        for i in range(n):
+            kb[r, i] &= lomask
 
 
 # ------------------------------------------------------------------------------------------------
@@ -617,7 +576,7 @@ def refresh_all(S, eta, w, shift, wmode):
         refresh_row(S, eta, w, shift, wmode, r)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _hist_find(hv, r, d, x):
     """Index of value x among the sorted ``hv[r, :d]`` (binary search; x must be present)."""
     lo = 0
@@ -657,7 +616,7 @@ def hist_build(S, hv, hc, hd, maxd):
         hd[r] = d if ok else -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _hist_increment(hv, hc, hd, r, x, maxd):
     """One item of row r moves from score x to x + 1."""
     d = hd[r]
@@ -680,7 +639,7 @@ def _hist_increment(hv, hc, hd, r, x, maxd):
     hd[r] = d if d <= maxd else -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _add_items_row(S, eta, w, shift, wmode, hv, hc, hd, maxd, it, r):
     """``S[r, it] += 1`` for the distinct chosen items ``it`` (k,) of row r; see :func:`add_items`."""
     rescale = False
@@ -732,10 +691,11 @@ def _expit_sum(S, eta, r, lo, hi, ac):
     return acc
 
 
-@njit(cache=True, error_model="numpy")
-def _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, mj, kj):
+@njit(cache=True, error_model="numpy", inline="always")
+def _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, wsv, mj, kj):
     """:func:`expected_loss_items` of row r with chosen items ``it`` (k,).  Scratch: ``chs`` (k,),
-    ``mj`` (n,) and ``kj`` (n,), the latter all zero on entry (and on return)."""
+    ``wsv`` (k,) float64, ``mj`` (n,) and ``kj`` (n,), the latter all zero on entry (and on
+    return)."""
     k = it.shape[0]
     n = S.shape[1]
     d = hd[r]
@@ -757,7 +717,22 @@ def _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, mj, kj):
             tot += kj[jc] * acc
             kj[jc] = 0
         return tot
-    for j in range(k):  # insertion sort of the (few) chosen items
+    if wmode[r] == 0 and k <= 8:
+        # few chosen items: their weights are set aside and zeroed, so that one vectorised pass
+        # over all n items per chosen c adds exactly 0 for them (0 / w_c); the gaps between the
+        # chosen items below would cost k + 1 short loops, each with its scalar remainder
+        wr = w[r]
+        for j in range(k):
+            wsv[j] = wr[it[j]]
+        for j in range(k):
+            wr[it[j]] = 0.0
+        tot = 0.0
+        for j in range(k):
+            tot += _ratio_sum(wr, 0, n, wsv[j])
+        for j in range(k):
+            wr[it[j]] = wsv[j]
+        return tot
+    for j in range(k):  # insertion sort of the chosen items
         c = it[j]
         q = j - 1
         while q >= 0 and chs[q] > c:
@@ -796,15 +771,18 @@ def expected_loss_items(S, eta, w, wmode, hv, hc, hd, items, out):
     * cached weights: ``sum_v w_v / (w_v + w_c)``, one division per term;
     * log form: ``sum_v expit(a_v - a_c)``.
 
-    In the last two the unchosen v are visited as the gaps between the sorted chosen items.
+    In the last two the unchosen v are visited as the gaps between the sorted chosen items, except
+    with cached weights and k <= 8, where the sum runs over all n items (one vectorised loop) and
+    the k chosen items' terms are subtracted.
     """
     R, k = items.shape
     n = S.shape[1]
     chs = np.empty(k, dtype=np.int64)
+    wsv = np.empty(k)
     mj = np.empty(n, dtype=np.int64)
     kj = np.zeros(n, dtype=np.int64)
     for r in range(R):
-        out[r] = _el_items_row(S, eta, w, wmode, hv, hc, hd, items[r], r, chs, mj, kj)
+        out[r] = _el_items_row(S, eta, w, wmode, hv, hc, hd, items[r], r, chs, wsv, mj, kj)
 
 
 @njit(cache=True, error_model="numpy", fastmath={"reassoc", "nsz", "contract"})
@@ -874,11 +852,45 @@ def expected_loss_dense_serial(ss, ws, la, wmode, part):
 # the block engine: many rounds of choice feedback in one call (simulate's hot loop)
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
-def _possum(tk, it):
+def _pair_less(ka, ia, kb, ib):
+    """``(ka, ia) < (kb, ib)`` lexicographically."""
+    return ka < kb or (ka == kb and ia < ib)
+
+
+@njit(cache=True, error_model="numpy")
+def _heapsort_pairs(ks, ids, m):
+    """Sort the pairs ``(ks[i], ids[i])``, ``i < m``, in place, lexicographically (heap sort: no
+    allocation, O(m log m))."""
+    for top in range(m // 2 - 1, -1, -1):
+        _sift_pairs(ks, ids, top, m)
+    for end in range(m - 1, 0, -1):
+        ks[0], ks[end] = ks[end], ks[0]
+        ids[0], ids[end] = ids[end], ids[0]
+        _sift_pairs(ks, ids, 0, end)
+
+
+@njit(cache=True, error_model="numpy")
+def _sift_pairs(ks, ids, i, m):
+    while True:
+        c = 2 * i + 1
+        if c >= m:
+            return
+        if c + 1 < m and _pair_less(ks[c], ids[c], ks[c + 1], ids[c + 1]):
+            c += 1
+        if not _pair_less(ks[i], ids[i], ks[c], ids[c]):
+            return
+        ks[i], ks[c] = ks[c], ks[i]
+        ids[i], ids[c] = ids[c], ids[i]
+        i = c
+
+
+@njit(cache=True, error_model="numpy")
+def _possum(tk, it, thr_k, thr_i):
     """``sum_{c in it} #{u : (tk_u, u) < (tk_c, c)}``: the sum of the 0-based positions of the
     chosen items ``it`` in the order of increasing key ``tk`` (n,), ties by item id -- exactly
     their positions in ``argsort(tk, kind="stable")``, without sorting.  O(kn) for k <= 8, else
-    O(n log k + k log k)."""
+    O(n log k + k log k) with the scratch ``thr_k`` (float64) and ``thr_i`` (int64), at least k
+    long (no allocation: :func:`_play_items_rows` runs without reference counting)."""
     n = tk.shape[0]
     k = it.shape[0]
     tot = 0
@@ -892,13 +904,10 @@ def _possum(tk, it):
                 cnt += np.int64((x < kc) | ((x == kc) & (u < c)))
             tot += cnt
         return tot
-    ids = np.sort(it)
-    keys = np.empty(k)
     for j in range(k):
-        keys[j] = tk[ids[j]]
-    o = np.argsort(keys, kind="mergesort")  # stable: equal keys stay in id order
-    thr_k = keys[o]
-    thr_i = ids[o]
+        thr_i[j] = it[j]
+        thr_k[j] = tk[it[j]]
+    _heapsort_pairs(thr_k, thr_i, k)
     for u in range(n):  # thresholds above (tk_u, u), by binary search
         x = tk[u]
         lo = 0
@@ -948,31 +957,92 @@ def play_items(S, eta, w, shift, wmode, hv, hc, hd, maxd, items, keys, t0, sampl
     counted from the keys, no sort; QuickSort: the whole Algorithm 2); then the update
     (:func:`_add_items_row`).  Rows are independent, so each replicate plays its whole block
     while its state is in cache.  False if some log-weight was not finite.
+
+    The scratch arrays are allocated here and the rounds are played by :func:`_play_items_rows`,
+    compiled without reference counting: with it, every round paid about ten atomic
+    increments/decrements of array reference counts, several times the arithmetic at n = 100.
     """
     R, B, k = items.shape
     n = S.shape[1]
-    comb = np.float64(k * (k - 1) // 2)
-    chs = np.empty(k, dtype=np.int64)
-    mj = np.empty(n, dtype=np.int64)
-    kj = np.zeros(n, dtype=np.int64)
-    tk = np.empty(n)
-    wex = np.empty(n)
-    pk = np.empty(n)
+    scratch_i = np.zeros((4, max(n, k)), dtype=np.int64)  # chosen items sorted, m_j, k_j, ids
+    scratch_f = np.empty((5, max(n, k)))  # PL keys, QuickSort weights, packed keys, thresholds, w
     cb = np.empty(n, dtype=np.uint64)
     stack = np.empty(2 * 70, dtype=np.uint64)
     pos = np.empty(n, dtype=np.int64)
+    return _play_items_rows(
+        S,
+        eta,
+        w,
+        shift,
+        wmode,
+        hv,
+        hc,
+        hd,
+        maxd,
+        items,
+        keys,
+        t0,
+        sampler,
+        lowbits,
+        exp_loss,
+        loss,
+        scratch_i,
+        scratch_f,
+        cb,
+        stack,
+        pos,
+    )
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]  # numba option
+def _play_items_rows(
+    S,
+    eta,
+    w,
+    shift,
+    wmode,
+    hv,
+    hc,
+    hd,
+    maxd,
+    items,
+    keys,
+    t0,
+    sampler,
+    lowbits,
+    exp_loss,
+    loss,
+    scratch_i,
+    scratch_f,
+    cb,
+    stack,
+    pos,
+):
+    """The rounds of :func:`play_items`, with its scratch arrays (no allocation here)."""
+    R, B, k = items.shape
+    n = S.shape[1]
+    comb = np.float64(k * (k - 1) // 2)
+    chs = scratch_i[0]
+    mj = scratch_i[1]
+    kj = scratch_i[2]
+    thr_i = scratch_i[3]
+    tk = scratch_f[0, :n]
+    wex = scratch_f[1, :n]
+    pk = scratch_f[2, :n]
+    thr_k = scratch_f[3]
+    wsv = scratch_f[4]
     mask = (np.int64(1) << lowbits) - 1
     sample = keys.shape[0] > 0
     ok = True
     for r in range(R):
         for b in range(B):
             it = items[r, b]
-            exp_loss[r] += _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, mj, kj)
+            exp_loss[r] += _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, wsv, mj, kj)
             if sample:
                 seed = _round_seed(keys[r], t0 + b)
                 if sampler == 0:
                     ok &= _pl_row_true_keys(S, eta, w, wmode, r, seed, tk)
-                    ps = _possum(tk, it)
+                    ps = _possum(tk, it, thr_k, thr_i)
                 else:
                     ok &= _qs_row(S, eta, w, wmode, r, seed, wex, pk, cb, stack, lowbits)
                     for i in range(n):
@@ -994,12 +1064,14 @@ def ftl_items(S, items, exp_loss, loss, sample):
     n = S.shape[1]
     comb = np.float64(k * (k - 1) // 2)
     tk = np.empty(n)
+    thr_k = np.empty(k)
+    thr_i = np.empty(k, dtype=np.int64)
     for r in range(R):
         for b in range(B):
             it = items[r, b]
             for u in range(n):
                 tk[u] = -S[r, u]
-            v = np.float64(_possum(tk, it)) - comb
+            v = np.float64(_possum(tk, it, thr_k, thr_i)) - comb
             exp_loss[r] += v
             if sample:
                 loss[r] += v

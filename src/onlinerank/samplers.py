@@ -116,23 +116,21 @@ def _pl_sample(S, eta, w, wmode, seeds, lowbits=None):
     K = _kern()
     R, n = S.shape
     lb = _lowbits(n) if lowbits is None else int(lowbits)
-    keys = np.empty((R, n))
+    out = np.empty((R, n), dtype=np.int64)
     mode = np.empty(R, dtype=np.int8)
     amax = np.empty(R)
-    if not K.pl_keys(S, eta, w, wmode, seeds, keys, mode, amax, lb):
+    if not K.pl_keys(S, eta, w, wmode, seeds, out.view(np.float64), mode, amax, lb):
         raise ValueError("logw must be finite")
-    return _pl_finish(K, keys, S, eta, w, seeds, mode, amax, lb)
+    return _pl_finish(K, out, S, eta, w, seeds, mode, amax, lb)
 
 
-def _pl_finish(K, keys, S, eta, w, seeds, mode, amax, lb):
-    """Sort the packed keys (radix sort for long rows: the same array as ``np.sort``) and read
-    the orders."""
-    if keys.shape[1] >= K.RADIX_MIN_N:
-        K.sort_rows(keys)
-    else:
-        keys.sort(axis=1)
-    out = np.empty(keys.shape, dtype=np.int64)
-    K.pl_extract(keys, S, eta, w, seeds, mode, amax, lb, out)
+def _pl_finish(K, out, S, eta, w, seeds, mode, amax, lb):
+    """``out`` (R, n) int64 holds the packed keys (as float64 bit patterns): sort them as values
+    in place and turn them into the orders.  numpy's sort of float64 is vectorised
+    (x86-simd-sort): at n = 10^4 it took half the time of a compiled LSD radix sort of the same
+    keys here (1.9 against 3.8 ms for 64 rows), which this module used before."""
+    out.view(np.float64).sort(axis=1)
+    K.pl_extract(out, S, eta, w, seeds, mode, amax, lb)
     return out
 
 
@@ -200,13 +198,13 @@ def plackett_luce(logw: np.ndarray, rng: np.random.Generator, size: int | None =
         K = _kern()
         n = a.shape[0]
         lb = _lowbits(n)
-        keys = np.empty((m, n))
+        out = np.empty((m, n), dtype=np.int64)
         mode = np.empty(m, dtype=np.int8)
         amax = np.empty(m)
-        if not K.pl_keys_shared(a, seeds, keys, mode, amax, lb):
+        if not K.pl_keys_shared(a, seeds, out.view(np.float64), mode, amax, lb):
             raise ValueError("logw must be finite")
         S = np.broadcast_to(a, (m, n))  # read only for ties of the truncated keys (rare)
-        out = _pl_finish(K, keys, S, 1.0, _NO_CACHE, seeds, mode, amax, lb)
+        out = _pl_finish(K, out, S, 1.0, _NO_CACHE, seeds, mode, amax, lb)
     return out[0] if squeeze else out
 
 
