@@ -21,9 +21,12 @@ __all__ = ["per_round_seconds", "runtime_rows", "fit_exponent"]
 def per_round_seconds(
     spec: dict, n: int, rounds: int, repeats: int = 3, seed: int = 0, sample: bool | str = True
 ) -> dict[str, float]:
-    """Median over ``repeats`` of the mean time per round, split into ``update`` (exact expected
-    loss + update, e.g. PermELearn's Sinkhorn balancing) and ``sample`` (drawing the ranking, e.g.
-    PermELearn's Birkhoff decomposition), for one replicate against uniform single choices.
+    """Median over ``repeats`` of the median time per round, split into ``update`` (exact
+    expected loss + update, e.g. PermELearn's Sinkhorn balancing) and ``sample`` (drawing the
+    ranking, e.g. PermELearn's Birkhoff decomposition), for one replicate against uniform single
+    choices.  Medians, not means: a round during which another process held the core (a test suite
+    or other jobs beside the run) costs milliseconds more and would dominate a mean of rounds of
+    tens of microseconds; it shifts a median by at most one rank.
 
     ``sample``: True times the whole draw, False none, ``"first-step"`` only the work every draw
     performs (the learner's ``sample_first_step()``; a lower bound on the draw).  ``sweeps`` is
@@ -45,9 +48,10 @@ def per_round_seconds(
 
     def play(m):
         nonlocal t
-        upd = smp = 0.0
+        upd = np.empty(m)
+        smp = np.empty(m)
         sweeps = 0
-        for _ in range(m):
+        for i in range(m):
             t += 1
             fb = adv.feedback(t, learner)
             t0 = time.perf_counter()
@@ -59,10 +63,10 @@ def per_round_seconds(
             learner.expected_loss(fb)
             learner.update(fb)
             t2 = time.perf_counter()
-            smp += t1 - t0
-            upd += t2 - t1
+            smp[i] = t1 - t0
+            upd[i] = t2 - t1
             sweeps += getattr(learner, "sinkhorn_iters", 0)
-        return upd / m, smp / m, sweeps / m
+        return float(np.median(upd)), float(np.median(smp)), sweeps / m
 
     play(min(rounds, 3))  # warm-up (numba cache load, first allocations)
     res = np.array([play(rounds) for _ in range(repeats)])
