@@ -22,12 +22,6 @@ def expected_outputs(repo: Path) -> list[str]:
     return [line.split("\t")[0] for line in p.stdout.splitlines()[1:] if line.strip()]
 
 
-def test_lint_is_clean():
-    p = snakemake(ROOT, "--lint")
-    assert p.returncode == 0, p.stdout + p.stderr
-    assert "Lints for" not in p.stdout + p.stderr, p.stdout + p.stderr
-
-
 def test_dry_run_default_tier():
     p = snakemake(ROOT, "-n", "--quiet", "rules")
     assert p.returncode == 0, p.stderr[-3000:]
