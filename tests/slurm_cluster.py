@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -121,17 +122,33 @@ def install(timeout: float = 300) -> float:
     raise ClusterUnavailable(f"{why}; apt-get could not install {' '.join(PACKAGES)}: " + " | ".join(errors))
 
 
-def _free_ports(k: int) -> list[int]:
-    socks = []
+def _ephemeral_low() -> int:
+    """Lowest port the kernel hands out as the local end of outgoing connections."""
     try:
-        for _ in range(k):
-            s = socket.socket()
-            s.bind(("127.0.0.1", 0))
-            socks.append(s)
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+def _free_ports(k: int) -> list[int]:
+    """``k`` ports free now, below the ephemeral range.  A port the kernel picked (bind to 0) is an
+    ephemeral one: between choosing it and slurmd binding it, any outgoing connection of the
+    busy machine (a parallel test suite) could take it as its local port, and slurmd then failed
+    with "Address already in use"."""
+    rng = random.Random()
+    hi = max(_ephemeral_low(), 12000)
+    ports: list[int] = []
+    while len(ports) < k:
+        port = rng.randrange(10000, hi)
+        if port in ports:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        ports.append(port)
+    return ports
 
 
 def _mem_total_mb() -> int:

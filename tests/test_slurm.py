@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import DETERMINISTIC_TABLES, ROOT, copy_repo
-from slurm_cluster import ClusterUnavailable, bring_up, tear_down
+from slurm_cluster import ClusterUnavailable, _ephemeral_low, _free_ports, bring_up, tear_down
 
 pytestmark = pytest.mark.workflow
 PROFILE = "workflow/profiles/slurm"
@@ -82,6 +82,15 @@ def cluster():
     t1 = time.monotonic()
     tear_down(c)
     print(f"[slurm] torn down in {time.monotonic() - t1:.1f} s")
+
+
+def test_cluster_ports_lie_below_the_ephemeral_range():
+    """slurmd once failed to start with "Address already in use": its port, picked by the kernel
+    from the ephemeral range, had been taken meanwhile by an outgoing connection of the parallel
+    test suite.  Ports below that range are never handed out that way."""
+    ports = _free_ports(50)
+    assert len(set(ports)) == 50
+    assert all(10000 <= p < _ephemeral_low() for p in ports)
 
 
 def test_slurm_profile_settings():
