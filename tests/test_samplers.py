@@ -480,13 +480,13 @@ def test_public_samplers_follow_the_generator():
 
 
 # --------------------------------------------------------------------------------------------------
-# the public samplers and the radix sort: speed changes only, the same orders
+# the public samplers: speed changes only, the same orders
 # --------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("f, rows", [(plackett_luce, plackett_luce_rows), (quicksort, quicksort_rows)])
 @pytest.mark.parametrize("n", [1, 7, 300, 2048, 5000])
 @pytest.mark.parametrize("scale", [0.0, 0.7, 40.0])
 def test_public_samplers_are_the_rows_path_on_broadcast_rows(f, rows, n, scale):
-    """One vector for m orders (shared weights, no copy; radix sort for long rows) gives exactly
+    """One vector for m orders (shared weights, no copy; keys sorted inside the output array) gives exactly
     the orders of the rows path on the broadcast array with the seeds drawn from the generator,
     in the weight form and in the log form (scale 40: range > 600)."""
     a = np.random.default_rng(n).normal(size=n) * scale
