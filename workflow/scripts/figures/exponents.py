@@ -19,7 +19,7 @@ present = [
 ]
 nrows = max([len(c["cells"]) for _, c in present] + [8])
 fig, axes = plt.subplots(
-    1, max(1, len(present)), squeeze=False, figsize=(4.6 * max(1, len(present)), 0.6 + 0.24 * nrows)
+    1, max(1, len(present)), squeeze=False, figsize=(5.6 * max(1, len(present)), 1.2 + 0.24 * nrows)
 )
 colors = {"FAIL": "#d62728", "INCONCLUSIVE": "#ff7f0e", "PASS": "#1f77b4"}
 for ax, (v, c) in zip(axes.flat, present, strict=False):
@@ -35,8 +35,8 @@ for ax, (v, c) in zip(axes.flat, present, strict=False):
     tol = c["cells"][0]["threshold"]
     ax.set_yticks(y, [x["cell"].split(" (")[0] for x in cells], fontsize=5.5)
     ax.set_xlabel(
-        f"exponent of regret in {v} (local slope at the two largest {v})\n| = the bound's local exponent; "
-        f"finding holds when within ±{tol:g}",
+        f"exponent of regret in {v} (local slope at the two largest {v})\n"
+        f"| = the bound's local exponent; finding holds when within ±{tol:g}",
         fontsize=7.5,
     )
     ax.set_title(f"regret ∝ {v}^b at the top of each grid", fontsize=9)
@@ -44,8 +44,8 @@ if not present:
     axes.flat[0].text(0.5, 0.5, "no grid with >= 3 values", ha="center")
 fig.suptitle(
     "Local exponents of OnlineRank's regret (findings beyond.exponent.*): 95% bootstrap widened by the "
-    "truncation estimate; blue = finding holds, orange = undecided, red = does not hold",
+    "truncation estimate\nblue = finding holds, orange = undecided, red = does not hold",
     fontsize=9,
 )
-fig.tight_layout(rect=(0, 0.02, 1, 1))
+fig.tight_layout(rect=(0, 0.02, 1, 1 - 0.8 / fig.get_figheight()))  # 0.8 in for the title
 finish(fig, snakemake, digest, commit)
