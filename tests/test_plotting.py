@@ -157,3 +157,15 @@ def test_identical_labels_get_the_config_key():
         "OnlineRank, Plackett–Luce (η = 0.1) [pl-a]",
         "OnlineRank, Plackett–Luce (η = 0.1) [pl-b]",
     } <= legend
+
+
+def test_panel_merging_experiments_names_every_replicate_count():
+    """The regret_vs_T panel of an adversary at n = 100 merges the 64-replicate experiment (T up
+    to 10^5) and the 16-replicate one (beyond): its title said "64 reps" for both."""
+    rows = rows_for("onlinerank-pl", [20.0, 70.0, 230.0])
+    for r in rows[-1:]:
+        r["reps"] = 2
+    fig = regret_panels(rows, bound_rows(), LEARNERS, "test")
+    assert fig.axes[0].get_title().endswith(", 8/2 reps")
+    fig = regret_panels(rows_for("onlinerank-pl", [20.0, 70.0, 230.0]), bound_rows(), LEARNERS, "test")
+    assert fig.axes[0].get_title().endswith(", 8 reps")

@@ -354,7 +354,11 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
         ax.set_xlabel("horizon T (rounds)")
         ax.set_ylabel("E[regret] (pairwise loss)")
         ax.set_title(
-            f"{adv}: {fam}, n={n}" + (f", k={k}" if fam == "kchoice" else "") + f", {sub[0]['reps']} reps",
+            f"{adv}: {fam}, n={n}"
+            + (f", k={k}" if fam == "kchoice" else "")
+            # a panel can merge experiments with different replicate counts (e.g. 64 up to
+            # T = 10^5, 16 beyond): all of them, largest first
+            + f", {'/'.join(str(x) for x in sorted({r['reps'] for r in sub}, reverse=True))} reps",
             fontsize=9,
         )
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
