@@ -300,6 +300,39 @@ def pl_keys_shared(a, seeds, keys, mode_out, amax_out, lowbits):
 
 
 @njit(cache=True, error_model="numpy")
+def _pair_less(ka, ia, kb, ib):
+    """``(ka, ia) < (kb, ib)`` lexicographically."""
+    return ka < kb or (ka == kb and ia < ib)
+
+
+@njit(cache=True, error_model="numpy")
+def _heapsort_pairs(ks, ids, m):
+    """Sort the pairs ``(ks[i], ids[i])``, ``i < m``, in place, lexicographically (heap sort: no
+    allocation, O(m log m))."""
+    for top in range(m // 2 - 1, -1, -1):
+        _sift_pairs(ks, ids, top, m)
+    for end in range(m - 1, 0, -1):
+        ks[0], ks[end] = ks[end], ks[0]
+        ids[0], ids[end] = ids[end], ids[0]
+        _sift_pairs(ks, ids, 0, end)
+
+
+@njit(cache=True, error_model="numpy")
+def _sift_pairs(ks, ids, i, m):
+    while True:
+        c = 2 * i + 1
+        if c >= m:
+            return
+        if c + 1 < m and _pair_less(ks[c], ids[c], ks[c + 1], ids[c + 1]):
+            c += 1
+        if not _pair_less(ks[i], ids[i], ks[c], ids[c]):
+            return
+        ks[i], ks[c] = ks[c], ks[i]
+        ids[i], ids[c] = ids[c], ids[i]
+        i = c
+
+
+@njit(cache=True, error_model="numpy")
 def pl_extract(kb, S, eta, w, seeds, mode, amax, lowbits):
     """In place: ``kb`` (R, n) int64, the bit patterns of the sorted packed keys, becomes the item
     ids, in order; groups of equal truncated keys are first re-sorted by their untruncated keys
@@ -324,21 +357,12 @@ def pl_extract(kb, S, eta, w, seeds, mode, amax, lowbits):
                 j = i + 1
                 while j < n and (kb[r, j] & himask) == h:
                     j += 1
-                if j - i > 1:  # insertion sort of the group by (true key, item id)
+                if j - i > 1:  # the group by (true key, item id)
                     m = j - i
                     for q in range(m):
                         ids[q] = kb[r, i + q] & lomask
                         tk[q] = _pl_key(mode[r], S, eta, w, r, ids[q], amax[r], state0)
-                    for q in range(1, m):
-                        key = tk[q]
-                        item = ids[q]
-                        p = q - 1
-                        while p >= 0 and (tk[p] > key or (tk[p] == key and ids[p] > item)):
-                            tk[p + 1] = tk[p]
-                            ids[p + 1] = ids[p]
-                            p -= 1
-                        tk[p + 1] = key
-                        ids[p + 1] = item
+                    _heapsort_pairs(tk, ids, m)
                     for q in range(m):
                         kb[r, i + q] = h | ids[q]
                 i = j
@@ -772,8 +796,8 @@ def expected_loss_items(S, eta, w, wmode, hv, hc, hd, items, out):
     * log form: ``sum_v expit(a_v - a_c)``.
 
     In the last two the unchosen v are visited as the gaps between the sorted chosen items, except
-    with cached weights and k <= 8, where the sum runs over all n items (one vectorised loop) and
-    the k chosen items' terms are subtracted.
+    with cached weights and k <= 8, where the sum runs over all n items (one vectorised loop)
+    with the chosen items' weights set to 0 for its duration.
     """
     R, k = items.shape
     n = S.shape[1]
@@ -851,39 +875,6 @@ def expected_loss_dense_serial(ss, ws, la, wmode, part):
 # ------------------------------------------------------------------------------------------------
 # the block engine: many rounds of choice feedback in one call (simulate's hot loop)
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
-def _pair_less(ka, ia, kb, ib):
-    """``(ka, ia) < (kb, ib)`` lexicographically."""
-    return ka < kb or (ka == kb and ia < ib)
-
-
-@njit(cache=True, error_model="numpy")
-def _heapsort_pairs(ks, ids, m):
-    """Sort the pairs ``(ks[i], ids[i])``, ``i < m``, in place, lexicographically (heap sort: no
-    allocation, O(m log m))."""
-    for top in range(m // 2 - 1, -1, -1):
-        _sift_pairs(ks, ids, top, m)
-    for end in range(m - 1, 0, -1):
-        ks[0], ks[end] = ks[end], ks[0]
-        ids[0], ids[end] = ids[end], ids[0]
-        _sift_pairs(ks, ids, 0, end)
-
-
-@njit(cache=True, error_model="numpy")
-def _sift_pairs(ks, ids, i, m):
-    while True:
-        c = 2 * i + 1
-        if c >= m:
-            return
-        if c + 1 < m and _pair_less(ks[c], ids[c], ks[c + 1], ids[c + 1]):
-            c += 1
-        if not _pair_less(ks[i], ids[i], ks[c], ids[c]):
-            return
-        ks[i], ks[c] = ks[c], ks[i]
-        ids[i], ids[c] = ids[c], ids[i]
-        i = c
-
-
 @njit(cache=True, error_model="numpy")
 def _possum(tk, it, thr_k, thr_i):
     """``sum_{c in it} #{u : (tk_u, u) < (tk_c, c)}``: the sum of the 0-based positions of the
