@@ -127,6 +127,14 @@ def smoke_tables(smoke_run) -> dict[str, list[dict]]:
 
 
 @pytest.fixture(scope="session")
+def smoke_doc(smoke_run) -> dict:
+    """The smoke run's claims document (claims.json)."""
+    import json
+
+    return json.loads((smoke_run / "results-smoke" / "figures" / "claims.json").read_text())
+
+
+@pytest.fixture(scope="session")
 def smoke_config() -> dict:
     """The smoke tier's config with the schema's defaults filled in (as the pipeline sees it)."""
     import yaml

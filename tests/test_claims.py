@@ -170,11 +170,6 @@ def test_a_missing_threshold_key_fails_before_any_work(smoke_config):
 # --- the smoke tier's document ----------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def smoke_doc(smoke_run):
-    return json.loads((smoke_run / "results-smoke" / "figures" / "claims.json").read_text())
-
-
 def test_document_validates_and_lists_every_claim(smoke_doc):
     validate_document(smoke_doc)
     assert [c["id"] for c in smoke_doc["claims"]] and {c["id"] for c in smoke_doc["claims"]} == set(REGISTRY)
@@ -451,7 +446,11 @@ MUTATIONS = {
         ],
     ),
     "thm3.3.binomial": (_binomial(4), _binomial(0)),
-    "thm3.3.route": (
+    "thm3.3.lstar": (
+        _patch("onlinerank.hindsight", "hindsight_loss", lambda f: lambda S, a: f(S, a) + 1.0),
+        _identity,
+    ),
+    "beyond.lower_route": (
         _col("lower_abg", "regret_lower", lambda r: 1.5 * r["exact_regret"]),
         _col("lower_abg", "regret_lower", lambda r: r["regret_lower"] / 2),
     ),

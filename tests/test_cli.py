@@ -70,8 +70,11 @@ BAD = [
     (["--adversary", "graded"], "argument --adversary: invalid choice"),  # no family of the CLI
     (["--adversary", "trace"], "argument --adversary: invalid choice"),  # needs a log file
     (["--adversary", "mallows"], "argument --adversary: adversary 'mallows' does not produce 'single'"),
-    (["--eta", "-1"], "argument --eta: must be 'paper', 'optimal' or a positive number, got '-1'"),
-    (["--eta", "inf"], "argument --eta: must be 'paper', 'optimal' or a positive number, got 'inf'"),
+    (["--eta", "-1"], "argument --eta: must be 'paper', 'optimal', 'stated' or a positive number, got '-1'"),
+    (
+        ["--eta", "inf"],
+        "argument --eta: must be 'paper', 'optimal', 'stated' or a positive number, got 'inf'",
+    ),
 ]
 
 

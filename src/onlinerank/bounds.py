@@ -24,6 +24,7 @@ __all__ = [
     "eta_paper",
     "eta_optimal",
     "resolve_eta",
+    "corollary32_stated_M",
     "rate_parameter",
     "theorem31",
     "theorem31_sharp",
@@ -64,11 +65,34 @@ def rate_parameter(
     return value
 
 
-def resolve_eta(eta: str | float, n: int, T: int, M: float) -> float:
-    """``eta`` given as "paper", "optimal" or a positive float -> a float."""
-    eta = rate_parameter(eta, "eta", ("paper", "optimal"))
+#: Corollary 3.2's stated M of each family (THEORY §3.2 table): upper bounds on the exact M
+STATED_M_FAMILIES = ("single", "kchoice", "subset")
+
+
+def corollary32_stated_M(family: str, n: int, k: int = 1) -> float:
+    """The M that Corollary 3.2 states for ``family``: ``n`` (single choice), ``kn`` (k-choice),
+    ``n^2/4`` (arbitrary subsets), each at least the exact M (THEORY §3.2); a learner tuned with
+    it (``eta="stated"``) is the corollary at its own rate."""
+    if family == "single":
+        return float(n)
+    if family == "kchoice":
+        return float(k * n)
+    if family == "subset":
+        return n * n / 4.0
+    raise ValueError(
+        f"eta 'stated': Corollary 3.2 states M only for {', '.join(STATED_M_FAMILIES)}, not {family!r}"
+    )
+
+
+def resolve_eta(eta: str | float, n: int, T: int, M: float, family: str = "", k: int = 1) -> float:
+    """``eta`` given as "paper" (``n sqrt(ln 2/(T M))``), "optimal", "stated" (the paper's rate
+    with Corollary 3.2's stated M of ``family``, :func:`corollary32_stated_M`) or a positive
+    float -> a float."""
+    eta = rate_parameter(eta, "eta", ("paper", "optimal", "stated"))
     if eta == "paper":
         return float(eta_paper(n, T, M))
+    if eta == "stated":
+        return float(eta_paper(n, T, corollary32_stated_M(family, n, k)))
     if eta == "optimal":
         return float(eta_optimal(n, T, M))
     return cast(float, eta)  # not a word: rate_parameter returned a float

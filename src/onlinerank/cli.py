@@ -75,14 +75,16 @@ def _int_arg(lo: int, hi: int | None = INT_MAX):
 
 
 def _eta(text: str):
-    if text in ("paper", "optimal"):
+    if text in ("paper", "optimal", "stated"):
         return text
     try:
         v = float(text)
     except ValueError:
         v = float("nan")
     if not (v > 0 and math.isfinite(v)):
-        raise argparse.ArgumentTypeError(f"must be 'paper', 'optimal' or a positive number, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"must be 'paper', 'optimal', 'stated' or a positive number, got {text!r}"
+        )
     return v
 
 
@@ -294,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         game = Game(n=args.n, T=args.T, family=args.family, k=k)
-        eta = bounds.resolve_eta(args.eta, game.n, game.T, game.M)
+        eta = bounds.resolve_eta(args.eta, game.n, game.T, game.M, game.family, game.k)
     except ValueError as e:  # pragma: no cover - the checks above come first
         cmd.error(str(e))
     bound = float(bounds.theorem31(game.n, game.T, game.M, eta))

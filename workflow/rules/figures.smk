@@ -64,7 +64,7 @@ FIGURES = {
     ),
     "lower_abg": dict(
         tables=["lower_abg"],
-        claim="thm3.3.route",
+        claim="beyond.lower_route",
         caption="The paper's alpha + beta + gamma route: the implied regret lower bound against the "
         "exact values.",
     ),

@@ -134,6 +134,10 @@ class Adversary:
     oblivious: ClassVar[bool] = True
     #: feedback families this adversary can produce
     families: ClassVar[tuple[str, ...]] = ()
+    #: True when every learner has the same expected regret against it (an i.i.d. sequence that
+    #: ignores the learner, THEORY §4.1): the claims report its cells as controls, apart from the
+    #: cells that can tell a good learner from a bad one
+    learner_independent: ClassVar[bool] = False
 
     # --- required --------------------------------------------------------------------------------
     def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:

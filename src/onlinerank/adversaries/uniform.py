@@ -25,6 +25,7 @@ def uniform_subsets(rng: np.random.Generator, c: int, n: int, k: int) -> np.ndar
 class UniformAdversary(Adversary):
     name = "uniform"
     oblivious = True
+    learner_independent = True
     families = ("single", "kchoice", "subset", "spearman")
 
     def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:

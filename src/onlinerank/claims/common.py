@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from .registry import Context, make_cell
-from .stats import asymptotic_exponent, bonferroni_z, normal_interval
+from .stats import asymptotic_exponent, bonferroni_t, normal_interval
 
 __all__ = [
     "ratio_exponent_cell",
@@ -17,10 +17,13 @@ __all__ = [
     "final",
     "is_onlinerank",
     "at_paper_eta",
+    "at_stated_eta",
     "cell_params",
     "cell_label",
     "ratio_cells",
     "deterministic_method",
+    "control_reason",
+    "sampler_twins",
 ]
 
 #: the parameters that identify a simulated cell
@@ -42,6 +45,12 @@ def at_paper_eta(ctx: Context, label: str) -> bool:
     return spec.get("name") == "onlinerank" and spec.get("eta", "paper") == "paper"
 
 
+def at_stated_eta(ctx: Context, label: str) -> bool:
+    """OnlineRank at Corollary 3.2's own rate: η_p with the corollary's stated M (n, kn, n²/4)."""
+    spec = ctx.learner_spec(label)
+    return spec.get("name") == "onlinerank" and spec.get("eta") == "stated"
+
+
 def cell_params(r: dict) -> dict:
     return {k: r[k] for k in CELL_KEYS if k in r}
 
@@ -55,6 +64,49 @@ def deterministic_method(reps: int) -> str:
     return f"exact (deterministic: all {reps} replicates equal)"
 
 
+def control_reason(ctx: Context, r: dict, twins: dict | None = None) -> str:
+    """Why the simulated cell ``r`` cannot depend on the learner (empty: it can).
+
+    * the adversary declares ``learner_independent`` (its sequence is i.i.d. and independent of
+      the learner, so every learner's expected regret is the same, THEORY §4.1);
+    * a QuickSort cell of the exact expected regret whose Plackett–Luce twin (same experiment,
+      adversary, family, n, k, T) is in ``twins`` (:func:`sampler_twins`): by Lemma 6.1 both give
+      OnlineRank the same expected loss every round, so the twin already tests the claim.
+    """
+    from ..adversaries import ADVERSARIES
+
+    spec = ctx.config.get("adversaries", {}).get(r.get("adversary"), {})
+    cls = ADVERSARIES.get(spec.get("name", ""))
+    if cls is not None and getattr(cls, "learner_independent", False):
+        return f"the {spec['name']} adversary: every learner's expected regret is the same"
+    if (
+        twins is not None
+        and r.get("metric", "regret") == "regret"
+        and ctx.learner_spec(r["learner"]).get("sampler") == "quicksort"
+    ):
+        twin = twins.get(_twin_key(r))
+        if twin is not None:
+            same = (
+                "bit-identical" if twin["mean"] == r["mean"] else f"differs by {r['mean'] - twin['mean']:.3g}"
+            )
+            return f"QuickSort = Plackett–Luce ({twin['learner']}) by Lemma 6.1 ({same})"
+    return ""
+
+
+def _twin_key(r: dict) -> tuple:
+    return (r["experiment"], r["adversary"], r["family"], r["n"], r["k"], r["T"], r.get("eta"))
+
+
+def sampler_twins(ctx: Context, rows: list[dict]) -> dict:
+    """The Plackett–Luce OnlineRank rows of ``rows`` by (experiment, adversary, family, n, k, T, η)."""
+    return {
+        _twin_key(r): r
+        for r in rows
+        if is_onlinerank(ctx, r["learner"])
+        and ctx.learner_spec(r["learner"]).get("sampler", "plackett-luce") == "plackett-luce"
+    }
+
+
 def ratio_cells(
     ctx: Context,
     rows: list[dict],
@@ -62,19 +114,23 @@ def ratio_cells(
     *,
     note: Callable[[dict], str] | None = None,
 ) -> list[dict]:
-    """Cells ``mean / scale(row)`` with simultaneous normal intervals (Bonferroni over the rows)."""
-    z, level = bonferroni_z(len(rows), ctx.alpha)
+    """Cells ``mean / scale(row)`` with simultaneous Student-t intervals (``reps - 1`` degrees of
+    freedom, Bonferroni over the rows); controls marked by :func:`control_reason`."""
+    twins = sampler_twins(ctx, rows)
     out = []
     for r in rows:
         b = float(scale(r))
-        lo, hi = normal_interval(r["mean"], r["sem"], z)
         sem = r["sem"]
+        q, level = bonferroni_t(len(rows), ctx.alpha, max(1, r["reps"] - 1))
+        lo, hi = normal_interval(r["mean"], sem, q)
         if sem == 0:
             method = deterministic_method(r["reps"])
         elif isinstance(sem, float) and math.isnan(sem):
             method = "one replicate: no interval"
         else:
-            method = f"normal, Bonferroni over {len(rows)} cells (two-sided {level:.4g})"
+            method = (
+                f"Student t ({r['reps'] - 1} d.f.), Bonferroni over {len(rows)} cells (two-sided {level:.4g})"
+            )
         out.append(
             make_cell(
                 ctx,
@@ -86,6 +142,7 @@ def ratio_cells(
                 method=method,
                 reps=r["reps"],
                 note=note(r) if note else f"E[regret] {r['mean']:.6g}, scale {b:.6g}",
+                control=control_reason(ctx, r, twins),
             )
         )
     return out

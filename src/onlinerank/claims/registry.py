@@ -197,8 +197,14 @@ def make_cell(
     statistic: str | None = None,
     reps: int = 0,
     note: str = "",
+    control: str = "",
 ) -> dict:
-    """One cell of a claim: the statistic's value and interval, and the verdict by the one rule."""
+    """One cell of a claim: the statistic's value and interval, and the verdict by the one rule.
+
+    ``control`` (non-empty: the reason) marks a cell whose value cannot depend on the learner under
+    test (e.g. the i.i.d. uniform adversary: every learner's expected regret is the same; a
+    QuickSort cell whose exact expected regret equals its Plackett–Luce twin by Lemma 6.1).  Such a
+    cell is reported and counted apart: it cannot show the claim's power against a wrong learner."""
     thr = ctx.threshold() if threshold is None else float(threshold)
     value, lo, hi = float(value), float(lo), float(hi)
     return {
@@ -214,4 +220,5 @@ def make_cell(
         "method": method,
         "reps": int(reps),
         "note": note,
+        "control": control,
     }

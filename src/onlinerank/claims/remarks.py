@@ -321,3 +321,32 @@ not_tested(
     statement="For simplicity we assume T is known in this work.",
     reason="an assumption of the setting (every learner here is tuned with the known T), not a claim",
 )
+not_tested(
+    id="nt.yasutake_easy_instance",
+    paper_ref="Section 4 (related work)",
+    title="Our problem is not simply an easy instance of Yasutake et al.",
+    statement="Although the problem is easy offline (sort by cumulative score), it is not simply an "
+    "easy instance of the setting of Yasutake et al.",
+    reason="a statement about how two problem classes relate, with no quantity to measure; what can "
+    "be measured of it is tested elsewhere: the offline problem is easy (sec2.offline) and the "
+    "running time (sec4.runtime)",
+)
+not_tested(
+    id="nt.at_most_k",
+    paper_ref="Section 2 (k-choice: the user chooses at most k items)",
+    title="Choices of at most k items",
+    statement="In the k-choice setting the user may choose at most k items each round.",
+    reason="the engine's k-choice feedback has exactly k chosen items; a round with j < k chosen "
+    "items has loss range j(n − j) ≤ k(n − k) for k ≤ n/2, so Theorem 3.1 with M = k(n − k) covers "
+    "it by the same proof, but no cell simulates a mixture of sizes",
+)
+not_tested(
+    id="nt.subset_sizes_above_half",
+    paper_ref="Section 2 and Theorem 3.1 (arbitrary subsets)",
+    title="Arbitrary subsets of more than n/2 items",
+    statement="Theorem 3.1 holds for feedback s = 1_U with any subset U.",
+    reason="sizes |U| ≤ n/2 are simulated (the subset family at |U| = n/2, k-choice at k = 1 … n/2 "
+    "and the subset-sizes experiment at n/8 and n/4, all judged by thm3.1); the game refuses k > n/2 "
+    "as the paper's k-choice assumes, so sizes above n/2 are not simulated. Their loss range "
+    "|U|(n − |U|) is at most n²/4, so Theorem 3.1 with M = n²/4 covers them by the same proof",
+)

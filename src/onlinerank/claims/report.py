@@ -11,8 +11,9 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
+from .evidence import claim_digest, claim_evidence, load_changes, registry_digest
 from .registry import REGISTRY, Claim, Context, stages_of
 from .stats import combine_verdicts
 
@@ -68,7 +69,7 @@ def _json_num(x):
 def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha: float) -> dict:
     """One claim's record: its registry fields, cells and verdict (``NOT RUN`` when its stages are
     not configured or its grid has no cell; ``NOT TESTED`` for statements without a test)."""
-    rec = {
+    rec: dict[str, Any] = {
         "id": c.id,
         "section": c.section,
         "paper_ref": c.paper_ref,
@@ -81,6 +82,7 @@ def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha:
         "about": c.about,
         "figures": list(c.figures),
         "reason": c.reason,
+        "digest": claim_digest(c, config),
         "cells": [],
     }
     if c.section == "not-tested":
@@ -93,6 +95,7 @@ def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha:
         return {**rec, "verdict": "NOT RUN", "reason": "the configured grid has no cell for this claim"}
     rec["cells"] = cells
     rec["verdict"] = combine_verdicts([x["verdict"] for x in cells])
+    rec["evidence"] = claim_evidence(cells)
     return rec
 
 
@@ -112,7 +115,11 @@ def build_document(tables: Mapping[str, list[dict]], config: Mapping, meta: Mapp
     goes to the header."""
     alpha = float(config.get("claims", {}).get("alpha", 0.05))
     claims = [evaluate(c, tables, config, alpha) for c in sorted(REGISTRY.values(), key=_paper_order)]
-    return {"meta": {**meta, "alpha": alpha}, "claims": claims}
+    return {
+        "meta": {**meta, "alpha": alpha, "registry_digest": registry_digest(config)},
+        "claims": claims,
+        "changes": load_changes(),
+    }
 
 
 def _clean(obj):
@@ -185,6 +192,59 @@ def _worst(cells: list[dict]) -> dict | None:
 FINDING_WORD = {"PASS": "holds", "FAIL": "does not hold", "INCONCLUSIVE": "undecided"}
 
 
+def informative_text(c: Mapping) -> str:
+    """``informative / all`` cells of a claim record (controls apart)."""
+    ev = c.get("evidence")
+    return f"{ev['informative']} / {ev['cells']}" if ev else "0 / 0"
+
+
+def headroom_text(c: Mapping, *, cells: bool = False) -> str:
+    """The headroom of a claim record: the extreme interval end of its informative cells against
+    the threshold, the factor, and (``cells``) the cells that attain it."""
+    h = (c.get("evidence") or {}).get("headroom")
+    if not h:
+        return ""
+    word = "max" if h["direction"] == "<=" else "min"
+    text = f"{word} {_fmt(h['extreme'])} {h['direction']} {_fmt(h['threshold'])}"
+    if h["factor"] is not None:
+        text += f" ({h['factor']:.3g}×)"
+    if h["over"] != "informative cells":
+        text += " [controls only]"
+    if cells and h["attained_by"]:
+        text += " at " + "; ".join(h["attained_by"][:2]) + (" …" if len(h["attained_by"]) > 2 else "")
+    return text
+
+
+HEADROOM_LEGEND = (
+    "**Informative cells and headroom.** A *control* cell cannot depend on the learner under test "
+    "(the i.i.d. uniform adversary, against which every learner has the same expected regret; a "
+    "QuickSort cell whose exact expected regret equals its Plackett–Luce twin by Lemma 6.1); "
+    "controls are shown and counted apart (column *informative / all*). The *headroom* is the "
+    "largest upper interval end (claims ≤) or smallest lower end (claims ≥) over the informative "
+    "cells, against the threshold; the factor is how many times the threshold could shrink (≤) or "
+    "grow (≥) with the claim still PASSing."
+)
+
+
+def changes_markdown(doc: Mapping) -> list[str]:
+    """The section "Changes to the tests after data" (``changes.toml``)."""
+    lines = [
+        "## Changes to the tests after data",
+        "",
+        "Every change to a claim's statistic, threshold, direction or grid made after a run had "
+        "produced results, oldest first (source: `src/onlinerank/claims/changes.toml`). The registry "
+        f"digest of this run is `{doc['meta'].get('registry_digest', '?')}`; a test fails when the "
+        "default tier's digest moves without a new entry.",
+        "",
+        "| commit | claims | change | reason |",
+        "|---|---|---|---|",
+    ]
+    for e in doc.get("changes", []):
+        ids = ", ".join(f"`{i}`" for i in e["claims"])
+        lines.append(f"| {e['commit']} | {ids} | {e['change']} | {e['reason']} |")
+    return [*lines, ""]
+
+
 def claims_markdown(doc: Mapping) -> str:
     """The claims report: header, legend, one summary table per section, then every cell."""
     meta = doc["meta"]
@@ -196,6 +256,8 @@ def claims_markdown(doc: Mapping) -> str:
         f"`{meta.get('commit', '?')}`" + (f"; {versions}" if versions else "") + ".",
         "",
         LEGEND,
+        "",
+        HEADROOM_LEGEND,
         "",
     ]
     titles = {
@@ -213,9 +275,9 @@ def claims_markdown(doc: Mapping) -> str:
             continue
         head = "verdict" if section == "paper" else "finding"
         lines += [
-            f"| id | where | claim | cells | PASS / FAIL / INC. | {head} | "
+            f"| id | where | claim | informative / all cells | PASS / FAIL / INC. | {head} | headroom | "
             "worst cell (value; interval vs threshold) |",
-            "|---|---|---|---|---|---|---|",
+            "|---|---|---|---|---|---|---|---|",
         ]
         for c in cs:
             cells = c["cells"]
@@ -229,11 +291,12 @@ def claims_markdown(doc: Mapping) -> str:
             )
             verdict = c["verdict"] if section == "paper" else FINDING_WORD.get(c["verdict"], c["verdict"])
             lines.append(
-                f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | {len(cells)} | "
+                f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | {informative_text(c)} | "
                 f"{k['PASS']} / {k['FAIL']} / "
-                f"{k['INCONCLUSIVE']} | **{verdict}** | {worst} |"
+                f"{k['INCONCLUSIVE']} | **{verdict}** | {headroom_text(c)} | {worst} |"
             )
         lines.append("")
+    lines += changes_markdown(doc)
     lines += ["## Every claim and cell", ""]
     for c in doc["claims"]:
         if c["section"] == "not-tested":
@@ -246,19 +309,27 @@ def claims_markdown(doc: Mapping) -> str:
             f"Statistic: {c['statistic']}; claim: statistic {c['direction']} {_fmt(c['threshold'])}. "
             f"Test: {c['test']}."
             + (f" About: {c['about']}." if c["about"] else "")
-            + (f" Figures: {', '.join(f + '.png' for f in c['figures'])}." if c["figures"] else ""),
+            + (f" Figures: {', '.join(f + '.png' for f in c['figures'])}." if c["figures"] else "")
+            + (f" Test digest `{c['digest']}`." if c.get("digest") else ""),
             "",
         ]
         if not c["cells"]:
             lines += [f"Not run: {c['reason']}.", ""]
             continue
+        ev = c.get("evidence") or {}
         lines += [
+            f"Informative cells: {informative_text(c)}"
+            + (f" ({ev['controls']} controls, marked)" if ev.get("controls") else "")
+            + (f"; headroom: {headroom_text(c, cells=True)}" if ev.get("headroom") else "")
+            + ".",
+            "",
             "| cell | value | interval | threshold | verdict | method | note |",
             "|---|---|---|---|---|---|---|",
         ]
         for x in c["cells"]:
+            ctl = f" *(control: {x['control']})*" if x.get("control") else ""
             lines.append(
-                f"| {x['cell']} | {_fmt(x['value'])} | [{_fmt(x['lo'])}, {_fmt(x['hi'])}] | "
+                f"| {x['cell']}{ctl} | {_fmt(x['value'])} | [{_fmt(x['lo'])}, {_fmt(x['hi'])}] | "
                 f"{x['direction']} {_fmt(x['threshold'])} | {x['verdict']} | {x['method']} | {x['note']} |"
             )
         lines.append("")
@@ -287,6 +358,7 @@ def flat_rows(doc: Mapping) -> list[dict]:
                     "reps": x["reps"],
                     "params": json.dumps(x["params"], sort_keys=True, ensure_ascii=False),
                     "note": x["note"],
+                    "control": x.get("control", ""),
                 }
             )
     return rows
@@ -296,6 +368,15 @@ README_BEGIN = (
     "<!-- claims summary: generated from figures/claims.json by `python -m onlinerank.claims readme` -->"
 )
 README_END = "<!-- end of the claims summary -->"
+
+
+def _readme_headroom(c: Mapping) -> str:
+    """The headroom factor only (a run-dependent number: rounded to two digits, so the README
+    summary changes only when a verdict or a headroom moves visibly)."""
+    h = (c.get("evidence") or {}).get("headroom")
+    if not h or h["factor"] is None:
+        return "—"
+    return f"{h['factor']:.2g}×"
 
 
 def readme_summary(doc: Mapping) -> str:
@@ -309,13 +390,14 @@ def readme_summary(doc: Mapping) -> str:
         + (f", {n['NOT RUN']} not run" if n["NOT RUN"] else "")
         + f" (config digest `{doc['meta'].get('config_digest', '?')}`).",
         "",
-        "| id | where in the paper | claim | cells | verdict |",
-        "|---|---|---|---|---|",
+        "| id | where in the paper | claim | informative / all cells | headroom | verdict |",
+        "|---|---|---|---|---|---|",
     ]
     for c in doc["claims"]:
         if c["section"] == "paper":
             lines.append(
-                f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | {len(c['cells'])} | **{c['verdict']}** |"
+                f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | {informative_text(c)} | "
+                f"{_readme_headroom(c)} | **{c['verdict']}** |"
             )
     lines += [
         "",

@@ -30,7 +30,7 @@ def _rows(ctx, family):
     statistic="E[regret] / (n² √((n²−1) T ln 2 / 12))",
     direction="<=",
     threshold=1.0,
-    test="exact expected regret, normal intervals, Bonferroni over the cells",
+    test="exact expected regret, Student-t intervals (R − 1 d.f.), Bonferroni over the cells",
     reads=SIM,
     about="OnlineRank (both samplers) at η = η_p; FPL and PermELearn run on the same streams for "
     "comparison only",
@@ -50,7 +50,7 @@ def spearman(ctx: Context) -> list[dict]:
     statistic="E[regret] / (n √(T M ln 2))",
     direction="<=",
     threshold=1.0,
-    test="exact expected regret, normal intervals, Bonferroni over the cells",
+    test="exact expected regret, Student-t intervals (R − 1 d.f.), Bonferroni over the cells",
     reads=SIM,
     about="OnlineRank (both samplers) at η = η_p on graded-relevance feedback",
     figures=("graded_regret",),

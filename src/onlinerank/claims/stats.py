@@ -8,8 +8,10 @@ The verdict rule (the report's legend, the same for every claim):
 
 For a claim ``statistic <= threshold`` that is ``hi <= threshold`` / ``lo > threshold``; for
 ``statistic >= threshold`` it is ``lo >= threshold`` / ``hi < threshold``.  A claim tested on ``m``
-cells uses simultaneous intervals (two-sided normal at level ``1 - alpha/m``, Bonferroni), so the
-family-wise error of the claim's verdicts is at most ``alpha``.  Deterministic cells (exact formulas,
+cells uses simultaneous intervals (two-sided at level ``1 - alpha/m``, Bonferroni), so the
+family-wise error of the claim's verdicts is at most ``alpha``: Student t with ``R - 1`` degrees of
+freedom for a mean of ``R`` replicates (:func:`bonferroni_t`), the normal quantile for sums of many
+Bernoulli draws (:func:`bonferroni_z`).  Deterministic cells (exact formulas,
 every replicate equal) have zero-width intervals ``[value, value]`` and say so in their method.
 """
 
@@ -25,6 +27,7 @@ __all__ = [
     "normal_sf",
     "z_two_sided",
     "bonferroni_z",
+    "bonferroni_t",
     "interval_verdict",
     "normal_interval",
     "abs_interval",
@@ -59,6 +62,22 @@ def bonferroni_z(m: int, alpha: float) -> tuple[float, float]:
     error ``alpha``: each interval has level ``1 - alpha/m``."""
     level = 1.0 - alpha / max(1, int(m))
     return z_two_sided(level), level
+
+
+def bonferroni_t(m: int, alpha: float, df: float) -> tuple[float, float]:
+    """``(q, level)`` of the simultaneous two-sided Student-t intervals of ``m`` replicate means at
+    family-wise error ``alpha``: ``q`` is the ``1 - alpha/(2m)`` quantile of Student's t with ``df``
+    degrees of freedom (``R - 1`` for a mean of ``R`` replicates; the normal quantile for an
+    infinite ``df``).  With few replicates the normal quantile is too small: at ``m = 232`` and
+    ``R = 16`` it is 3.7 where t with 15 degrees of freedom gives 4.84."""
+    level = 1.0 - alpha / max(1, int(m))
+    if not math.isfinite(df):
+        return z_two_sided(level), level
+    if df < 1:
+        raise ValueError(f"Student t needs at least 1 degree of freedom, got {df!r}")
+    from scipy.stats import t as student_t
+
+    return float(student_t.ppf(1.0 - (1.0 - level) / 2.0, df)), level
 
 
 def interval_verdict(lo: float, hi: float, threshold: float, direction: str) -> str:

@@ -10,9 +10,17 @@ import math
 from collections import defaultdict
 
 from .. import bounds as B
-from .common import at_paper_eta, cell_params, final, is_onlinerank, ratio_cells, ratio_exponent_cell
+from .common import (
+    at_paper_eta,
+    at_stated_eta,
+    cell_params,
+    final,
+    is_onlinerank,
+    ratio_cells,
+    ratio_exponent_cell,
+)
 from .registry import SIM_COLUMNS, Context, claim, make_cell
-from .stats import abs_interval, bonferroni_z
+from .stats import abs_interval, bonferroni_t
 
 LN2 = math.log(2.0)
 SIM = {"sim_upper": SIM_COLUMNS}
@@ -35,7 +43,8 @@ def _paper_rows(ctx, family=None):
     direction="<=",
     threshold=1.0,
     test="exact expected regret (learner's randomness integrated out, THEORY §2.5), mean over the "
-    "adversary's replicates; two-sided normal intervals, Bonferroni over the cells (family-wise 0.05)",
+    "adversary's replicates; two-sided Student-t intervals with R − 1 degrees of freedom, Bonferroni "
+    "over the cells (family-wise 0.05)",
     reads=SIM,
     about="OnlineRank (both samplers) at η = η_p; other learners are not judged by this claim",
     figures=("regret_vs_T", "regret_ratio_heatmap"),
@@ -92,13 +101,21 @@ def _cor32(family: str, scale_text: str, scale):
         statistic=f"E[regret] / ({scale_text})",
         direction="<=",
         threshold=1.0,
-        test="as thm3.1: exact expected regret, normal intervals, Bonferroni over the cells",
+        test="as thm3.1: exact expected regret, Student-t intervals, Bonferroni over the cells; at η_p "
+        "with the exact M, and at the corollary's own rate (η_p with its stated M) where a learner "
+        "with eta: stated ran",
         reads=SIM,
-        about="OnlineRank (both samplers) at η = η_p",
+        about="OnlineRank (both samplers) at η = η_p with the exact M, and at η_p with the stated M "
+        "(n, kn, n²/4: learners with eta: stated)",
         figures=("regret_vs_T",),
     )
     def build(ctx):
-        return ratio_cells(ctx, _paper_rows(ctx, family), scale)
+        stated = [
+            r
+            for r in final(ctx.table("sim_upper"))
+            if r["family"] == family and at_stated_eta(ctx, r["learner"])
+        ]
+        return ratio_cells(ctx, _paper_rows(ctx, family) + stated, scale)
 
     return build
 
@@ -122,7 +139,8 @@ _cor32("subset", "(n²/2) √(T ln 2)", lambda r: r["n"] ** 2 / 2 * math.sqrt(r[
     test="the sampled (realised) regrets pooled over every cell where both samplers ran: "
     "QS − PL, PL − exact, QS − exact; a cell's standard error is bounded by the sum of the two "
     "means' standard errors (valid whatever their correlation); cells are independent; two-sided "
-    "normal intervals, Bonferroni over the comparisons; equivalence margin from the config",
+    "Student-t intervals (degrees of freedom of the fewest replicates), Bonferroni over the "
+    "comparisons; equivalence margin from the config",
     reads=SIM,
     about="OnlineRank at η = η_p, sampled rankings (sample: true)",
     figures=("regret_vs_T",),
@@ -150,14 +168,15 @@ def lemma61_samplers(ctx: Context) -> list[dict]:
             a, b = d.get(s1, {}).get(m1), d.get(s2, {}).get(m2)
             if a is None or b is None:
                 continue
-            acc = pooled.setdefault(name, [0.0, 0.0, 0.0, 0])
+            acc = pooled.setdefault(name, [0.0, 0.0, 0.0, 0, math.inf])
             acc[0] += a["mean"] - b["mean"]
             acc[1] += (a["sem"] + b["sem"]) ** 2
             acc[2] += bound
             acc[3] += 1
-    z, level = bonferroni_z(len(pooled), ctx.alpha)
+            acc[4] = min(acc[4], a["reps"] - 1, b["reps"] - 1)
     out = []
-    for name, (diff, var, bsum, m) in pooled.items():
+    for name, (diff, var, bsum, m, df) in pooled.items():
+        z, level = bonferroni_t(len(pooled), ctx.alpha, max(1, df))
         d, se = diff / bsum, math.sqrt(var) / bsum
         lo, hi = abs_interval(d - z * se, d + z * se)
         out.append(
@@ -168,7 +187,8 @@ def lemma61_samplers(ctx: Context) -> list[dict]:
                 abs(d),
                 lo,
                 hi,
-                method=f"normal, Bonferroni over {len(pooled)} comparisons (two-sided {level:.4g})",
+                method=f"Student t ({max(1, df):g} d.f., the fewest replicates of a pooled cell), "
+                f"Bonferroni over {len(pooled)} comparisons (two-sided {level:.4g})",
                 note=f"signed pooled difference {d:+.4g} of the summed bounds",
             )
         )
@@ -186,7 +206,7 @@ def lemma61_samplers(ctx: Context) -> list[dict]:
     direction="<=",
     threshold=1.0,
     test="exact dynamic program at η from η_p/4 to 4η_p (tiny n), and simulated OnlineRank learners "
-    "at any η (normal intervals, Bonferroni)",
+    "at any η (Student-t intervals, Bonferroni)",
     reads={"worst_case": WORST, **SIM},
     about="OnlineRank at any η",
     figures=("worst_case",),

@@ -27,7 +27,8 @@ class OnlineRank(Learner):
     Parameters
     ----------
     sampler : "plackett-luce" (Algorithm 3) or "quicksort" (Algorithm 2)
-    eta : "paper" (``n sqrt(ln 2/(T M))``), "optimal" (``sqrt(n(n-1) ln 2/(T M))``) or a float
+    eta : "paper" (``n sqrt(ln 2/(T M))``), "optimal" (``sqrt(n(n-1) ln 2/(T M))``), "stated"
+        (the paper's rate with Corollary 3.2's stated M: n, kn, n^2/4) or a float
     """
 
     name = "onlinerank"
@@ -36,13 +37,13 @@ class OnlineRank(Learner):
     def __init__(self, sampler: str = "plackett-luce", eta: str | float = "paper") -> None:
         if sampler not in SAMPLERS:
             raise ValueError(f"unknown sampler {sampler!r}; choose from {', '.join(SAMPLERS)}")
-        resolve_eta(eta, 2, 1, 1.0)  # validate early
+        resolve_eta(eta, 2, 1, 1.0, "single")  # validate early
         self.sampler = sampler
         self.eta = eta
 
     def reset(self, game: Game, reps: int) -> None:
         super().reset(game, reps)
-        self.eta_value = resolve_eta(self.eta, game.n, game.T, game.M)
+        self.eta_value = resolve_eta(self.eta, game.n, game.T, game.M, game.family, game.k)
         self.state = LogWeights(self.eta_value, reps, game.n)
 
     def _rank(self, seeds: np.ndarray) -> np.ndarray:

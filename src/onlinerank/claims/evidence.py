@@ -1,0 +1,132 @@
+"""What a verdict carries besides itself: the digest of the tests it was decided by, the record
+of every change to a test after data, the headroom of each claim and its control cells.
+
+* :func:`registry_digest` — a digest of every claim's test (statistic, threshold — the resolved
+  number where it is a config key —, direction, test, tables read) and of its grid (the config
+  sections of the stages it reads).  ``claims.json`` carries it, and each claim its own.
+* :func:`load_changes` — ``changes.toml`` beside this module: each change to a test made after a
+  run had produced results, with its commit and reason.  Its last entry records the digest of the
+  default tier; ``tests/test_claims_evidence.py`` fails when the digest moves without a new entry.
+* :func:`claim_evidence` — informative cells / all cells (controls apart) and the headroom: the
+  most extreme interval end of the informative cells against the threshold, and the cells that
+  attain it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+
+from .registry import REGISTRY, Claim, config_value
+
+__all__ = ["CHANGES_PATH", "claim_test", "claim_digest", "registry_digest", "load_changes", "claim_evidence"]
+
+CHANGES_PATH = Path(__file__).with_name("changes.toml")
+
+
+def _threshold_value(c: Claim, config: Mapping) -> float | str | None:
+    if isinstance(c.threshold, str):
+        try:
+            return float(config_value(config, c.threshold))
+        except (KeyError, TypeError, ValueError):
+            return c.threshold
+    return c.threshold
+
+
+def claim_test(c: Claim, config: Mapping) -> dict:
+    """The fields that define claim ``c``'s test under ``config``: statistic, threshold (its key
+    and resolved value), direction, test, tables read, and the grid (config of its stages)."""
+    return {
+        "id": c.id,
+        "section": c.section,
+        "statistic": c.statistic,
+        "direction": c.direction,
+        "threshold_key": c.threshold if isinstance(c.threshold, str) else None,
+        "threshold": _threshold_value(c, config),
+        "test": c.test,
+        "reads": {t: list(cols) for t, cols in sorted({**c.optional, **c.reads}.items())},
+        "grid": {s: config.get(s) for s in sorted({*c.stages, *_optional_stages(c)})},
+    }
+
+
+def _optional_stages(c: Claim) -> set[str]:
+    from .registry import TABLE_STAGE
+
+    return {TABLE_STAGE[t] for t in c.optional}
+
+
+def _digest(obj: object) -> str:
+    blob = json.dumps(obj, sort_keys=True, ensure_ascii=False, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:12]
+
+
+def claim_digest(c: Claim, config: Mapping) -> str:
+    """12 hex digits of :func:`claim_test` (a change of statistic, threshold, direction or grid)."""
+    return _digest(claim_test(c, config))
+
+
+def registry_digest(config: Mapping) -> str:
+    """12 hex digits over every tested claim's :func:`claim_test` under ``config``."""
+    return _digest([claim_test(c, config) for c in sorted(REGISTRY.values(), key=lambda c: c.id)])
+
+
+def load_changes(path: Path = CHANGES_PATH) -> list[dict]:
+    """The entries of ``changes.toml``; raises ``ValueError`` naming a malformed entry."""
+    entries = tomllib.loads(path.read_text(encoding="utf-8")).get("change", [])
+    for i, e in enumerate(entries, 1):
+        for key in ("commit", "claims", "change", "reason"):
+            if not e.get(key):
+                raise ValueError(f"{path.name}: change #{i} lacks {key!r}")
+        if not isinstance(e["claims"], list):
+            raise ValueError(f"{path.name}: change #{i}: claims must be a list of ids")
+    return entries
+
+
+def _margin(x: Mapping) -> float:
+    """How far cell ``x``'s interval lies inside its claim's side (negative: outside)."""
+    return x["threshold"] - x["hi"] if x["direction"] == "<=" else x["lo"] - x["threshold"]
+
+
+def claim_evidence(cells: list[dict]) -> dict:
+    """Cells, informative cells and controls, and the headroom of a claim's informative cells.
+
+    ``extreme`` is the largest upper end (claims ``<=``) or the smallest lower end (``>=``) of
+    the informative cells' intervals; ``factor`` how far it is from the threshold as a ratio —
+    ``threshold / extreme`` for ``<=`` (a ratio statistic with threshold 1 PASSes as long as the
+    bound is at most this many times smaller), ``extreme / threshold`` for ``>=`` — where both
+    are positive and finite, else ``None``; ``attained_by`` the labels of the cells at the
+    extreme.  With no informative cell the headroom is over every cell (``over`` says which)."""
+    informative = [x for x in cells if not x.get("control")]
+    pool = informative or cells
+    out: dict = {
+        "cells": len(cells),
+        "informative": len(informative),
+        "controls": len(cells) - len(informative),
+        "headroom": None,
+    }
+    if not pool:
+        return out
+    direction = pool[0]["direction"]
+    ends = [x["hi"] if direction == "<=" else x["lo"] for x in pool]
+    finite = [e for e in ends if isinstance(e, int | float) and math.isfinite(e)]
+    if not finite:
+        return out
+    extreme = max(finite) if direction == "<=" else min(finite)
+    thr = pool[0]["threshold"]
+    factor = None
+    if thr > 0 and extreme > 0:
+        factor = thr / extreme if direction == "<=" else extreme / thr
+    out["headroom"] = {
+        "over": "informative cells" if informative else "all cells (every cell is a control)",
+        "extreme": extreme,
+        "threshold": thr,
+        "direction": direction,
+        "factor": factor,
+        "margin": min(_margin(x) for x in pool),
+        "attained_by": [x["cell"] for x, e in zip(pool, ends, strict=True) if e == extreme][:5],
+    }
+    return out

@@ -1,0 +1,154 @@
+"""What a verdict carries: the registry digest and the change log, informative cells and controls,
+the headroom, Student-t intervals (onlinerank.claims.evidence, .stats)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from scipy import integrate
+from scipy.special import gamma
+
+from onlinerank.claims import REGISTRY
+from onlinerank.claims.evidence import claim_evidence, load_changes, registry_digest
+from onlinerank.claims.stats import bonferroni_t, bonferroni_z
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _default_config() -> dict:
+    """The default tier's config as the pipeline sees it (the schema's defaults filled in)."""
+    from onlinerank.config import validate_schema
+
+    cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    validate_schema(cfg, ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    return cfg
+
+
+def test_the_registry_digest_is_recorded_in_the_change_log():
+    """A change to a claim's statistic, threshold, direction or grid moves the digest: it must come
+    with a new entry of changes.toml (its commit, the claims, the change and the reason) whose
+    registry_digest is the new value."""
+    changes = load_changes()
+    digest = registry_digest(_default_config())
+    assert changes[-1].get("registry_digest") == digest, (
+        f"the registry digest of the default tier is {digest}: add an entry to "
+        "src/onlinerank/claims/changes.toml saying what changed in which claim's test and why"
+    )
+
+
+def test_the_digest_moves_with_a_threshold_a_statistic_and_a_grid(monkeypatch):
+    cfg = _default_config()
+    base = registry_digest(cfg)
+    moved = copy.deepcopy(cfg)
+    moved["claims"]["exponent_tolerance"] = moved["claims"]["exponent_tolerance"] * 2
+    assert registry_digest(moved) != base
+    grid = copy.deepcopy(cfg)
+    grid["upper"]["experiments"][0]["T"] = [*grid["upper"]["experiments"][0]["T"], 10**6]
+    assert registry_digest(grid) != base
+    entry = REGISTRY["thm3.1"]
+    monkeypatch.setitem(REGISTRY, "thm3.1", dataclasses.replace(entry, threshold=2.0))
+    assert registry_digest(cfg) != base
+    monkeypatch.setitem(REGISTRY, "thm3.1", dataclasses.replace(entry, statistic="something else"))
+    assert registry_digest(cfg) != base
+    monkeypatch.setitem(REGISTRY, "thm3.1", entry)
+    assert registry_digest(cfg) == base
+
+
+def test_the_change_log_names_real_commits_and_claims():
+    ids = set(REGISTRY) | {"*"}
+    known_renames = {"thm3.3.route"}  # entries older than a claim's new id keep the id of their time
+    changes = load_changes()
+    commits = [e["commit"] for e in changes]
+    for c in ("d93d28d", "1b8fd92", "ca1b0a9", "63835cb", "bcab1e5"):
+        assert c in commits
+    for e in changes:
+        assert set(e["claims"]) <= ids | known_renames, e
+    if (ROOT / ".git").exists():
+        for c in commits:
+            if c == "this change":
+                continue
+            ok = subprocess.run(
+                ["git", "-C", str(ROOT), "cat-file", "-e", f"{c}^{{commit}}"], capture_output=True
+            )
+            assert ok.returncode == 0, f"changes.toml names commit {c}, which is not in the history"
+
+
+def test_a_malformed_change_entry_is_refused(tmp_path):
+    bad = tmp_path / "changes.toml"
+    bad.write_text('[[change]]\ncommit = "abc"\nclaims = ["thm3.1"]\nchange = "x"\n')
+    with pytest.raises(ValueError, match="lacks 'reason'"):
+        load_changes(bad)
+
+
+def _cell(value, lo, hi, *, control="", label="c", threshold=1.0, direction="<="):
+    return {
+        "cell": label,
+        "value": value,
+        "lo": lo,
+        "hi": hi,
+        "threshold": threshold,
+        "direction": direction,
+        "control": control,
+    }
+
+
+def test_headroom_is_over_the_informative_cells():
+    cells = [
+        _cell(0.40, 0.38, 0.42, label="a"),
+        _cell(0.49, 0.48, 0.50, label="b"),
+        _cell(0.90, 0.89, 0.91, control="uniform adversary", label="ctl"),
+    ]
+    ev = claim_evidence(cells)
+    assert (ev["cells"], ev["informative"], ev["controls"]) == (3, 2, 1)
+    h = ev["headroom"]
+    assert h["extreme"] == 0.50 and h["attained_by"] == ["b"]
+    assert h["factor"] == pytest.approx(2.0)
+    assert h["margin"] == pytest.approx(0.5)
+    ge = claim_evidence([_cell(3.0, 2.0, 4.0, threshold=0.5, direction=">=", label="x")])
+    assert ge["headroom"]["factor"] == pytest.approx(4.0) and ge["headroom"]["extreme"] == 2.0
+    only = claim_evidence([_cell(0.9, 0.9, 0.9, control="c")])
+    assert only["informative"] == 0 and only["headroom"]["over"].startswith("all cells")
+
+
+def test_student_t_quantile_by_integrating_the_density():
+    """bonferroni_t against the defining integral of Student's t density (independent of
+    scipy.stats): P(|t_15| <= q) = 1 - 0.05/232, and the normal z is smaller (too narrow)."""
+    m, alpha, df = 232, 0.05, 15
+    q, level = bonferroni_t(m, alpha, df)
+
+    def density(x):
+        c = gamma((df + 1) / 2) / (math.sqrt(df * math.pi) * gamma(df / 2))
+        return c * (1 + x * x / df) ** (-(df + 1) / 2)
+
+    mass = 2 * integrate.quad(density, 0, q, epsabs=1e-13)[0]
+    assert mass == pytest.approx(level, abs=1e-9)
+    assert q == pytest.approx(4.84, abs=0.01)  # about 4.9, against the normal 3.7
+    z, _ = bonferroni_z(m, alpha)
+    assert z == pytest.approx(3.7, abs=0.05) and z < q
+    assert bonferroni_t(m, alpha, math.inf)[0] == pytest.approx(z)
+    with pytest.raises(ValueError, match="degree"):
+        bonferroni_t(m, alpha, 0)
+
+
+def test_controls_in_the_smoke_claims(smoke_doc):
+    """Every uniform-adversary cell of Theorem 3.1 is a control, and every QuickSort cell with a
+    Plackett–Luce twin is one, bit-identical to it (Lemma 6.1: the same expected loss)."""
+    cfg = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
+    rec = next(c for c in smoke_doc["claims"] if c["id"] == "thm3.1")
+    uni = [x for x in rec["cells"] if cfg["adversaries"][x["params"]["adversary"]]["name"] == "uniform"]
+    assert uni and all(x["control"].startswith("the uniform adversary") for x in uni)
+    qs = [
+        x
+        for x in rec["cells"]
+        if cfg["learners"][x["params"]["learner"]].get("sampler") == "quicksort" and x not in uni
+    ]
+    assert qs and all("Lemma 6.1 (bit-identical)" in x["control"] for x in qs)
+    informative = [x for x in rec["cells"] if not x["control"]]
+    assert informative and rec["evidence"]["informative"] == len(informative)
+    assert rec["evidence"]["headroom"]["extreme"] == max(x["hi"] for x in informative)
