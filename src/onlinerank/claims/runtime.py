@@ -106,7 +106,10 @@ def runtime_onlinerank(ctx: Context) -> list[dict]:
 
     def note(lab, ns, by):
         med = [float(np.median(_secs(by[n]))) for n in ns]
-        return f"exponent of seconds per round {fit_exponent(ns, med):.2f}; repeat spread max/min {_spread(ns, by)}"
+        return (
+            f"exponent of seconds per round {fit_exponent(ns, med):.2f}; repeat spread max/min "
+            f"{_spread(ns, by)}"
+        )
 
     return _exponent_cells(ctx, "onlinerank", "round", True, note)
 
@@ -199,12 +202,13 @@ def runtime_speedup(ctx: Context) -> list[dict]:
                 fit["estimate"],
                 fit["lo"],
                 fit["hi"] if part == "round" else math.inf,
-                method=f"{len(num)}/{len(den)} timing repeats (PermELearn/OnlineRank), each the median seconds "
-                f"over its rounds; value: ratio of the medians of the repeats; interval: {level:.2%} "
-                f"percentile interval of {DRAWS} ratios of one repeat of each drawn at random (bootstrap "
-                f"over repeats){'' if part == 'round' else ', upper end ∞'}; PermELearn: {what}",
+                method=f"{len(num)}/{len(den)} timing repeats (PermELearn/OnlineRank), each the median "
+                f"seconds over its rounds; value: ratio of the medians of the repeats; interval: "
+                f"{level:.2%} percentile interval of {DRAWS} ratios of one repeat of each drawn at random "
+                f"(bootstrap over repeats){'' if part == 'round' else ', upper end ∞'}; PermELearn: {what}",
                 reps=min(len(num), len(den)),
-                note=f"OnlineRank (PL) {np.median(den):.3g} s; PermELearn {part} {np.median(num):.3g} s (medians)",
+                note=f"OnlineRank (PL) {np.median(den):.3g} s; PermELearn {part} {np.median(num):.3g} s "
+                "(medians)",
             )
         )
     return out
