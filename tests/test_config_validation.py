@@ -78,6 +78,14 @@ CASES = {
         lambda c: c["runtime"]["learners"].append("turbo"),
         ["runtime.learners", "turbo"],
     ),
+    "fewer than 5 timing repeats": (
+        _set(["runtime", "repeats"], 4),
+        ["runtime.repeats", "minimum of 5", "4"],
+    ),
+    "removed runtime threshold": (
+        _set(["runtime", "onlinerank_max_exponent"], 1.5),
+        ["runtime.onlinerank_max_exponent", "unknown key"],
+    ),
     "partial draw not supported": (
         lambda c: c["runtime"].update(max_partial_sample_n={"onlinerank-pl": 10}),
         ["runtime.max_partial_sample_n.onlinerank-pl", "sample_first_step"],

@@ -264,7 +264,16 @@ TABLE_COLUMNS: dict[str, tuple[str, ...]] = {
         "regret_mc_sem",
         "regret_exact",
     ),
-    "runtime": ("learner", "name", "n", "part", "seconds_per_round", "rounds_timed", "sweeps_per_round"),
+    "runtime": (
+        "learner",
+        "name",
+        "n",
+        "part",
+        "repeat",
+        "seconds_per_round",
+        "rounds_timed",
+        "sweeps_per_round",
+    ),
     "bound_comparison": (
         "family",
         "sweep",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -15,23 +16,36 @@ from .game import Game
 from .learners import make_learner
 from .seeding import draw_seeds, replicate_keys, replicate_streams
 
-__all__ = ["per_round_seconds", "runtime_rows", "fit_exponent"]
+__all__ = [
+    "repeat_seconds",
+    "per_round_seconds",
+    "runtime_rows",
+    "fit_exponent",
+    "excess_exponent",
+    "slopes",
+    "repeat_draws",
+    "repeat_exponent",
+    "repeat_ratio",
+]
 
 
-def per_round_seconds(
-    spec: dict, n: int, rounds: int, repeats: int = 3, seed: int = 0, sample: bool | str = True
-) -> dict[str, float]:
-    """Median over ``repeats`` of the median time per round, split into ``update`` (exact
-    expected loss + update, e.g. PermELearn's Sinkhorn balancing) and ``sample`` (drawing the
-    ranking, e.g. PermELearn's Birkhoff decomposition), for one replicate against uniform single
-    choices.  Medians, not means: a round during which another process held the core (a test suite
-    or other jobs beside the run) costs milliseconds more and would dominate a mean of rounds of
-    tens of microseconds; it shifts a median by at most one rank.
+def repeat_seconds(
+    spec: dict, n: int, rounds: int, repeats: int = 5, seed: int = 0, sample: bool | str = True
+) -> dict[str, np.ndarray]:
+    """Per repeat (``repeats`` back-to-back blocks of ``rounds`` rounds, after a warm-up), the
+    median time per round, split into ``update`` (exact expected loss + update, e.g. PermELearn's
+    Sinkhorn balancing) and ``sample`` (drawing the ranking, e.g. PermELearn's Birkhoff
+    decomposition), for one replicate against uniform single choices (THEORY §2.1-2.3 and §3.3:
+    the O(n log n) draws of QuickSort and Plackett-Luce, PermELearn's Sinkhorn balancing).
+    Medians within a repeat, not means: a round during which another process held the core costs
+    milliseconds more and would dominate a mean of rounds of tens of microseconds; it shifts a
+    median by at most one rank.  The repeats stay separate: their spread is what the timing claims'
+    intervals are made of.
 
     ``sample``: True times the whole draw, False none, ``"first-step"`` only the work every draw
-    performs (the learner's ``sample_first_step()``; a lower bound on the draw).  ``sweeps`` is
-    the mean number of Sinkhorn sweeps per update for learners that report ``sinkhorn_iters``
-    (NaN otherwise).
+    performs (the learner's ``sample_first_step()``; a lower bound on the draw).  ``sweeps`` is,
+    per repeat, the mean number of Sinkhorn sweeps per update for learners that report
+    ``sinkhorn_iters`` (NaN otherwise).  Each value is an array of length ``repeats``.
     """
     if sample not in (True, False, "first-step"):
         raise ValueError(f"sample must be True, False or 'first-step', got {sample!r}")
@@ -70,32 +84,48 @@ def per_round_seconds(
 
     play(min(rounds, 3))  # warm-up (numba cache load, first allocations)
     res = np.array([play(rounds) for _ in range(repeats)])
-    med = np.median(res, axis=0)
     return {
-        "update": float(med[0]),
-        "sample": float(med[1]) if sample else math.nan,
-        "sweeps": float(np.mean(res[:, 2])) if hasattr(learner, "sinkhorn_iters") else math.nan,
+        "update": res[:, 0],
+        "sample": res[:, 1] if sample else np.full(repeats, math.nan),
+        "sweeps": res[:, 2] if hasattr(learner, "sinkhorn_iters") else np.full(repeats, math.nan),
+    }
+
+
+def per_round_seconds(
+    spec: dict, n: int, rounds: int, repeats: int = 3, seed: int = 0, sample: bool | str = True
+) -> dict[str, float]:
+    """The median over the repeats of :func:`repeat_seconds` (``update``, ``sample``; ``sweeps``
+    is their mean), one number per part (THEORY §2.1-2.3, §3.3)."""
+    r = repeat_seconds(spec, n, rounds, repeats=repeats, seed=seed, sample=sample)
+    return {
+        "update": float(np.median(r["update"])),
+        "sample": float(np.median(r["sample"])) if sample else math.nan,
+        "sweeps": float(np.mean(r["sweeps"])),
     }
 
 
 def runtime_rows(learners: dict, sec: dict) -> list[dict]:
-    """Rows (learner, n, part, seconds per round) for each learner label and n of ``sec``.
+    """Rows (learner, n, part, repeat, seconds per round) for each learner label and n of ``sec``
+    (THEORY §2.1-2.3 and §3.3): ``sec["repeats"]`` (default 5) separate timings per point, each the
+    median over ``rounds_timed`` rounds (:func:`repeat_seconds`).
 
     A learner is skipped for n above ``sec["max_n"][label]`` (e.g. Hedge's n! table).  Parts:
-    ``update`` (expected loss + update), ``sample`` and ``round`` (their sum) where the whole draw
-    is timed, i.e. up to ``sec["max_sample_n"][label]`` (PermELearn's Birkhoff decomposition takes
-    minutes per draw at n = 1000).  Above that and up to ``sec["max_partial_sample_n"][label]``
-    only the work every draw performs is timed (``sample_first_step()``), giving
+    ``update`` (expected loss + update), ``sample`` and ``round`` (their sum within the repeat)
+    where the whole draw is timed, i.e. up to ``sec["max_sample_n"][label]`` (PermELearn's Birkhoff
+    decomposition takes minutes per draw at n = 1000).  Above that and up to
+    ``sec["max_partial_sample_n"][label]`` only the work every draw performs is timed
+    (``sample_first_step()``, one call per repeat after one warm-up round), giving
     ``sample_first_step`` and ``round_lower`` (update + that first step: a lower bound on the
     round); above both only the update.  Learners with Sinkhorn sweeps also get ``sweep`` (update
-    time / mean sweeps per update) and the mean number of sweeps in ``sweeps_per_round``.  The
-    update is always timed over enough rounds to fill ``seconds_per_point``; a first step (up to
-    seconds each) is timed once, after one warm-up round."""
+    time / mean sweeps per update of the repeat) and that mean in ``sweeps_per_round``.  The
+    update (or the whole round) of all repeats together is timed over about ``seconds_per_point``
+    seconds: ``rounds_timed`` rounds per repeat, 2 to 2000."""
     rows = []
     max_n = sec.get("max_n", {})
     max_sample_n = sec.get("max_sample_n", {})
     max_partial = sec.get("max_partial_sample_n", {})
     budget = float(sec.get("seconds_per_point", 0.5))
+    repeats = int(sec.get("repeats", 5))
     for label in sec["learners"]:
         spec = learners[label]
         for n in sec["n"]:
@@ -108,46 +138,122 @@ def runtime_rows(learners: dict, sec: dict) -> list[dict]:
                 smp = "first-step"
             else:
                 smp = False
-            # the whole round (or the update alone) within the time budget per point
+            # the whole round (or the update alone) of all repeats within the time budget per point
             full = smp is True
             probe = per_round_seconds(spec, n, rounds=1, repeats=1, sample=full)
             cost = probe["update"] + (probe["sample"] if full else 0.0)
-            rounds = int(min(2000, max(2, budget / max(cost, 1e-7) / 3)))
-            s = per_round_seconds(spec, n, rounds=rounds, repeats=3, sample=full)
-            if smp == "first-step":
-                # seconds per call, timed separately: one warm-up round, then one timed call
-                s["sample"] = per_round_seconds(spec, n, rounds=1, repeats=1, sample="first-step")["sample"]
+            rounds = int(min(2000, max(2, budget / max(cost, 1e-7) / repeats)))
+            s = repeat_seconds(spec, n, rounds=rounds, repeats=repeats, sample=full)
+            upd = s["update"]
             if smp is False:
-                parts = [("update", s["update"])]
+                parts = [("update", upd)]
             elif smp is True:
-                parts = [
-                    ("update", s["update"]),
-                    ("sample", s["sample"]),
-                    ("round", s["update"] + s["sample"]),
-                ]
+                parts = [("update", upd), ("sample", s["sample"]), ("round", upd + s["sample"])]
             else:
-                parts = [
-                    ("update", s["update"]),
-                    ("sample_first_step", s["sample"]),
-                    ("round_lower", s["update"] + s["sample"]),
-                ]
-            if s["sweeps"] == s["sweeps"]:  # not NaN
-                parts.append(("sweep", s["update"] / max(s["sweeps"], 1.0)))
+                # seconds per call, timed separately: one warm-up round, then one call per repeat
+                first = repeat_seconds(spec, n, rounds=1, repeats=repeats, sample="first-step")["sample"]
+                parts = [("update", upd), ("sample_first_step", first), ("round_lower", upd + first)]
+            if not np.isnan(s["sweeps"]).any():
+                parts.append(("sweep", upd / np.maximum(s["sweeps"], 1.0)))
             for part, v in parts:
-                rows.append(
-                    {
-                        "learner": label,
-                        "name": spec["name"],
-                        "n": int(n),
-                        "part": part,
-                        "seconds_per_round": v,
-                        "rounds_timed": rounds,
-                        "sweeps_per_round": s["sweeps"],
-                    }
-                )
+                for rep in range(repeats):
+                    rows.append(
+                        {
+                            "learner": label,
+                            "name": spec["name"],
+                            "n": int(n),
+                            "part": part,
+                            "repeat": rep,
+                            "seconds_per_round": float(v[rep]),
+                            "rounds_timed": rounds,
+                            "sweeps_per_round": float(s["sweeps"][rep]),
+                        }
+                    )
     return rows
 
 
 def fit_exponent(ns: ArrayLike, secs: ArrayLike) -> float:
-    """Least-squares slope of log(seconds) on log(n)."""
+    """Least-squares slope of log(seconds) on log(n) (THEORY §2.1-2.3: n log n has a slope that
+    tends to 1, n² a slope of 2)."""
     return float(np.polyfit(np.log(np.asarray(ns, float)), np.log(np.asarray(secs, float)), 1)[0])
+
+
+def excess_exponent(ns: ArrayLike, secs: ArrayLike) -> float:
+    """Least-squares slope of log(seconds / (n ln n)) on log(n): the growth beyond n log n
+    (THEORY §2.1-2.3).  Tends to 0 for time c·n ln n (any c), is 1 − 1/ln n locally for c·n²."""
+    n = np.asarray(ns, float)
+    return fit_exponent(n, np.asarray(secs, float) / (n * np.log(n)))
+
+
+def slopes(log_n: ArrayLike, log_t: ArrayLike) -> np.ndarray:
+    """Least-squares slopes of each row of ``log_t`` (draws x points) on ``log_n`` (points)."""
+    x = np.asarray(log_n, float)
+    xc = x - x.mean()
+    y = np.atleast_2d(np.asarray(log_t, float))
+    return (y - y.mean(axis=1, keepdims=True)) @ xc / (xc @ xc)
+
+
+def repeat_draws(samples: Sequence[ArrayLike], rng: np.random.Generator, draws: int) -> np.ndarray:
+    """``(draws, len(samples))``: in each row one repeat drawn uniformly at random from each
+    sample (the bootstrap over repeats of the timing claims; THEORY §2.1-2.3, §3.3).  Each sample
+    needs at least two repeats: one timing has no spread to make an interval of."""
+    cols = []
+    for i, smp in enumerate(samples):
+        v = np.asarray(smp, float)
+        if v.size < 2:
+            raise ValueError(f"sample {i} has {v.size} repeat(s); an interval over repeats needs >= 2")
+        cols.append(v[rng.integers(v.size, size=draws)])
+    return np.column_stack(cols)
+
+
+def repeat_exponent(
+    ns: Sequence[int],
+    repeats: Sequence[ArrayLike],
+    rng: np.random.Generator,
+    level: float = 0.95,
+    draws: int = 4000,
+    excess: bool = False,
+) -> dict:
+    """Growth exponent of timings with ``repeats[i]`` (several timings) at ``ns[i]``, and its
+    interval from the repeats (THEORY §2.1-2.3, §3.3).
+
+    ``estimate``: :func:`fit_exponent` (``excess``: :func:`excess_exponent`) of the per-n medians
+    of the repeats.  Interval: the percentile interval at ``level`` of the same fit to ``draws``
+    tables made of one repeat per n drawn at random (:func:`repeat_draws`), stretched to contain
+    the estimate.  It is the spread of a fit to *one* timing per n, wider than that of the median
+    (about √(repeats) times for Gaussian noise): conservative, and it does not lean on the
+    bootstrap of a median of five values.  Returns ``estimate, lo, hi, draws, level``."""
+    n = np.asarray(ns, float)
+    if n.size < 2:
+        raise ValueError("an exponent needs timings at two or more n")
+    ref = np.log(n * np.log(n)) if excess else np.zeros_like(n)
+    med = np.array([np.median(np.asarray(r, float)) for r in repeats])
+    log_n = np.log(n)
+    est = float(slopes(log_n, np.log(med) - ref)[0])
+    boot = slopes(log_n, np.log(repeat_draws(repeats, rng, draws)) - ref)
+    lo, hi = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2])
+    return {
+        "estimate": est,
+        "lo": min(float(lo), est),
+        "hi": max(float(hi), est),
+        "draws": draws,
+        "level": level,
+    }
+
+
+def repeat_ratio(
+    num: ArrayLike, den: ArrayLike, rng: np.random.Generator, level: float = 0.95, draws: int = 4000
+) -> dict:
+    """Ratio of the medians of two sets of timing repeats and its interval (THEORY §3.3): the
+    percentile interval at ``level`` of the ratio of one repeat of each drawn at random (as in
+    :func:`repeat_exponent`), stretched to contain the estimate.  Returns ``estimate, lo, hi``."""
+    est = float(np.median(np.asarray(num, float)) / np.median(np.asarray(den, float)))
+    d = repeat_draws([num, den], rng, draws)
+    lo, hi = np.quantile(d[:, 0] / d[:, 1], [(1 - level) / 2, (1 + level) / 2])
+    return {
+        "estimate": est,
+        "lo": min(float(lo), est),
+        "hi": max(float(hi), est),
+        "draws": draws,
+        "level": level,
+    }

@@ -83,8 +83,8 @@ FIGURES = {
     "runtime": dict(
         tables=["runtime"],
         claim="sec4.runtime",
-        caption="Wall-clock time per round versus n with fitted exponents, and PermELearn's time per "
-        "Sinkhorn sweep.",
+        caption="Wall-clock time per round versus n (median of the timing repeats, bars from the "
+        "fastest to the slowest) with fitted exponents, and PermELearn's time per Sinkhorn sweep.",
     ),
     "bound_comparison": dict(
         tables=["bound_comparison"],

@@ -4,13 +4,13 @@
   direction, test, tables read, learners it is about);
 * :mod:`.stats` — the intervals and the one verdict rule;
 * builders, one module per part of the paper: :mod:`.upper`, :mod:`.lower`, :mod:`.section4`,
-  :mod:`.spearman`, :mod:`.remarks`;
+  :mod:`.spearman`, :mod:`.remarks`, :mod:`.runtime`;
 * :mod:`.report` — the claims document (``claims.json``), its schema and its renderings.
 """
 
 from collections.abc import Mapping
 
-from . import lower, remarks, section4, spearman, upper  # noqa: F401  (register the builders)
+from . import lower, remarks, runtime, section4, spearman, upper  # noqa: F401  (register the builders)
 from .registry import REGISTRY, TABLE_STAGE, Claim, stages_of, validate_registry
 from .report import (
     build_document,

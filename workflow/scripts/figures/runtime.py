@@ -1,6 +1,7 @@
-"""Per-round running time vs n (log-log) for every timed learner, with fitted exponents; the
-reference slopes n log n and n^2 are drawn through the first point.  Where PermELearn's whole
-Birkhoff draw is too slow to time, its round is a lower bound (update + the first step of the
+"""Per-round running time vs n (log-log) for every timed learner: the median of the timing repeats
+with bars from the fastest to the slowest repeat, and the fitted exponent of the medians; the
+reference slopes n log n and n^2 are drawn through the first fitted point.  Where PermELearn's
+whole Birkhoff draw is too slow to time, its round is a lower bound (update + the first step of the
 draw), drawn hollow.  Right panel: PermELearn's time per Sinkhorn sweep.  Wall-clock data."""
 
 from collections import defaultdict
@@ -9,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from onlinerank.plotting import figure_context, figure_tables, finish, learner_style, plain_log_axis
-from onlinerank.timing import fit_exponent
+from onlinerank.timing import excess_exponent, fit_exponent
 
 digest, commit = figure_context(snakemake)
 tables = figure_tables(snakemake)
@@ -20,30 +21,36 @@ learners = snakemake.config["learners"]
 
 
 def series(part):
-    by = defaultdict(list)
+    """learner label -> (n, seconds of every repeat at that n), sorted by n."""
+    by = defaultdict(lambda: defaultdict(list))
     for r in rows:
         if r["part"] == part:
-            by[r["learner"]].append(r)
-    for rs in by.values():
-        rs.sort(key=lambda r: r["n"])
-    return by
+            by[r["learner"]][r["n"]].append(r["seconds_per_round"])
+    return {lab: sorted((n, np.array(v)) for n, v in ns.items()) for lab, ns in by.items()}
 
 
 def draw(ax, part, hollow=False, suffix=""):
-    for lab, rs in sorted(series(part).items()):
-        n = np.array([r["n"] for r in rs], float)
-        s = np.array([r["seconds_per_round"] for r in rs])
+    for lab, pts in sorted(series(part).items()):
+        n = np.array([p[0] for p in pts], float)
+        med = np.array([np.median(p[1]) for p in pts])
+        lo = np.array([p[1].min() for p in pts])
+        hi = np.array([p[1].max() for p in pts])
         st = learner_style(learners[lab], lab)
         big = n >= nmin
-        e = fit_exponent(n[big], s[big]) if big.sum() >= 2 else float("nan")
-        ax.plot(
+        e = fit_exponent(n[big], med[big]) if big.sum() >= 2 else float("nan")
+        # the statistic of claim sec4.runtime: the exponent of t / (n ln n)
+        x = f", of t/(n ln n) {excess_exponent(n[big], med[big]):.2f}" if e == e and part == "round" else ""
+        ax.errorbar(
             n,
-            s,
+            med,
+            yerr=(med - lo, hi - med),
             marker=st["marker"],
             ls=":" if hollow else st["ls"],
             color=st["color"],
             mfc="none" if hollow else st["mfc"],
-            label=st["label"] + suffix + (f": slope {e:.2f} (n ≥ {nmin})" if e == e else ""),
+            capsize=2,
+            elinewidth=0.8,
+            label=st["label"] + suffix + (f": slope {e:.2f}{x} (n ≥ {nmin})" if e == e else ""),
         )
 
 
@@ -52,12 +59,16 @@ def references(ax, parts):
     if not pts:
         return
     x = np.array(sorted({r["n"] for r in pts}), float)
-    base = min(r["seconds_per_round"] for r in pts if r["n"] == x[0])
+    first = defaultdict(list)
+    for r in pts:
+        if r["n"] == x[0]:
+            first[(r["learner"], r["part"])].append(r["seconds_per_round"])
+    base = min(float(np.median(v)) for v in first.values())
     ax.plot(x, base * (x * np.log(x)) / (x[0] * np.log(x[0])), "k:", lw=1, label="∝ n log n")
     ax.plot(x, base * (x / x[0]) ** 2, "k--", lw=1, label="∝ n²")
 
 
-fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
+fig, axes = plt.subplots(1, 3, figsize=(15, 6.6))
 draw(axes[0], "round")
 draw(axes[0], "round_lower", hollow=True, suffix=" ≥ update + 1st Birkhoff step")
 references(axes[0], ("round", "round_lower"))
@@ -74,7 +85,11 @@ for ax in axes:
     plain_log_axis(ax, "x")
     ax.set_xlabel("number of items n")
     ax.set_ylabel("seconds (one replicate)")
-    ax.legend(fontsize=6.5)
-fig.suptitle("Running time per round (wall clock, median of 3 repeats, this machine)")
+    ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1)  # below: no data hidden
+repeats = max((r["repeat"] for r in rows), default=0) + 1
+fig.suptitle(
+    f"Running time per round (wall clock, this machine): median of {repeats} timing repeats, "
+    "bars from the fastest to the slowest repeat"
+)
 fig.tight_layout(rect=(0, 0.02, 1, 1))
 finish(fig, snakemake, digest, commit)
