@@ -217,7 +217,7 @@ MUTATIONS: dict[str, Mutation] = {
         Mutation(
             "quicksort-coin-tempered-0.8",
             "QuickSort's coin tempered: x before the pivot p with probability w_x^0.8/(w_x^0.8 + w_p^0.8)",
-            ("lemma6.1",),
+            ("lemma6.1", "lemma6.1.samplers"),
             _quicksort_coin(0.8),
         ),
     )
@@ -358,14 +358,15 @@ def small_tables(config: Mapping) -> dict[str, list[dict]]:
 
 
 def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
-    """Ids of the tested claims whose tables are all among ``tables`` (and read at least one): on
-    the small cells, the claims of THEORY §2.4 (Lemma 6.1) and §3.2 (Theorem 3.1 and its
+    """Ids of the tested claims whose tables are all among ``tables`` (and read at least one), in
+    the order of claims.md: on the small cells, the claims of THEORY §2.4 (Lemma 6.1) and §3.2 (Theorem 3.1 and its
     corollaries)."""
     from .claims import REGISTRY
+    from .claims.report import _paper_order  # the order of claims.md
 
     return [
         c.id
-        for c in REGISTRY.values()
+        for c in sorted(REGISTRY.values(), key=_paper_order)
         if c.section != "not-tested" and c.reads and set(c.reads) <= set(tables)
     ]
 
