@@ -359,8 +359,8 @@ def small_tables(config: Mapping) -> dict[str, list[dict]]:
 
 def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
     """Ids of the tested claims whose tables are all among ``tables`` (and read at least one), in
-    the order of claims.md: on the small cells, the claims of THEORY §2.4 (Lemma 6.1) and §3.2 (Theorem 3.1 and its
-    corollaries)."""
+    the order of claims.md: on the small cells, the claims of THEORY §2.4 (Lemma 6.1) and §3.2
+    (Theorem 3.1 and its corollaries)."""
     from .claims import REGISTRY
     from .claims.report import _paper_order  # the order of claims.md
 
