@@ -107,8 +107,15 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, tmp_path):
     jobs = edited("src/onlinerank/worst_case.py")
     assert jobs.get("table") == 3 and jobs.get("claims") == 1
     assert "simulate" not in jobs and "aggregate" not in jobs
-    # the claims package: the claims step and what reads claims.json, nothing upstream
-    assert edited("src/onlinerank/claims/lower.py") == {"claims": 1, "figure": 1, "manifest": 1, "all": 1}
+    # the claims package: the claims step, the mutations table (it evaluates claims with the same
+    # builders) and what reads them, nothing upstream
+    assert edited("src/onlinerank/claims/lower.py") == {
+        "mutations": 1,
+        "claims": 1,
+        "figure": 1,
+        "manifest": 1,
+        "all": 1,
+    }
     # a new plug-in module that no cell uses: nothing at all
     new = run / "src" / "onlinerank" / "adversaries" / "nobody_uses_me.py"
     new.write_text('"""An adversary module no config uses."""\n')

@@ -1,13 +1,32 @@
 # The claims document (every verdict: figures/claims.json, rendered as claims.md, flattened to
 # results/claims.csv, and the report's first page), one step driven by the claim registry
-# `onlinerank.claims.REGISTRY`; then the provenance manifest.
+# `onlinerank.claims.REGISTRY`; then the provenance manifest.  Before it, the mutations table (the
+# claims' verdicts under deliberate defects of the learner), shown in its own section of claims.md.
 
 from onlinerank.claims import tables_needed
+
+
+# The mutation tests of the claims (onlinerank.mutations): small cells run unmutated and under each
+# deliberate defect of the learner or a sampler, in every tier (about 10-15 s on one core).
+rule mutations:
+    input:
+        code=mutations_code(),
+    output:
+        f"{RES}/tables/mutations.csv",
+    log:
+        f"{RES}/logs/mutations.log",
+    conda:
+        "../../environment.yml"
+    params:
+        spec=section_digest(config, "seed", "claims"),
+    script:
+        "../scripts/mutations.py"
 
 
 rule claims:
     input:
         tables=[TABLE[t] for t in tables_needed(config)],
+        mutations=rules.mutations.output[0],
         code=code("claims.py"),
     output:
         json=f"{FIG}/claims.json",
@@ -26,3 +45,5 @@ rule claims:
 
 
 REPORT_INTRO = rules.claims.output.intro
+# hashed by the manifest with the other tables
+TABLE["mutations"] = rules.mutations.output[0]

@@ -48,6 +48,19 @@ def simulate_code(group):
     return code_inputs(os.path.join(SCRIPTS, "simulate.py"), *modules, root=workflow.basedir)
 
 
+def mutations_code():
+    """The mutations step's code: its script's imports and the modules of the learners and
+    adversaries of its small cells (registered plug-ins, not found by following imports)."""
+    from onlinerank.adversaries import ADVERSARIES
+    from onlinerank.learners import LEARNERS
+    from onlinerank.mutations import SMALL_CELLS
+
+    classes = {LEARNERS[s["name"]] for s in SMALL_CELLS["learners"].values()}
+    classes |= {ADVERSARIES[s["name"]] for s in SMALL_CELLS["adversaries"].values()}
+    modules = [module_file(cls.__module__, SRC) for cls in classes]
+    return code_inputs(os.path.join(SCRIPTS, "mutations.py"), *modules, root=workflow.basedir)
+
+
 wildcard_constraints:
     cell=r"[^/]+/[^/]+(/[^/]+)*",
     block=r"\d+",

@@ -1,5 +1,6 @@
 """Every claim of the registry evaluated on the tables: figures/claims.json (validated against its
-schema), claims.md, results/claims.csv and the report's first page."""
+schema), claims.md, results/claims.csv and the report's first page; with the mutations table (if
+given) in its own section."""
 
 from onlinerank.claims.console import write_claims
 from onlinerank.pipeline import run
@@ -7,7 +8,7 @@ from onlinerank.pipeline import run
 
 def main(log):
     tables = dict(zip(snakemake.params.tables, snakemake.input.tables, strict=True))
-    doc = write_claims(tables, snakemake.config, snakemake.output)
+    doc = write_claims(tables, snakemake.config, snakemake.output, snakemake.input.get("mutations"))
     for line in doc["summary"]:
         log.info(line)
 

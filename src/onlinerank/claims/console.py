@@ -39,12 +39,16 @@ def _meta(config: Mapping) -> dict:
     }
 
 
-def write_claims(table_paths: Mapping[str, str], config: Mapping, output: Any) -> dict:
+def write_claims(
+    table_paths: Mapping[str, str], config: Mapping, output: Any, mutations_path: str | None = None
+) -> dict:
     """Evaluate every claim on the tables at ``table_paths`` (name -> CSV) and write ``output.json``,
     ``output.md``, ``output.csv`` and ``output.intro``; returns the document plus its summary lines
-    under ``"summary"`` (not written)."""
+    under ``"summary"`` (not written).  ``mutations_path`` (optional, skipped if absent): the
+    mutations table (:mod:`onlinerank.mutations`), rendered as its own section."""
     tables = {name: read_table(path) for name, path in table_paths.items()}
-    doc = build_document(tables, config, _meta(config))
+    mutations = read_table(mutations_path) if mutations_path and Path(mutations_path).exists() else None
+    doc = build_document(tables, config, _meta(config), mutations)
     text = document_json(doc)
     validate_document(json.loads(text))
     atomic_write_text(output.json, text)

@@ -27,6 +27,7 @@ __all__ = [
     "summary_counts",
     "summary_lines",
     "flat_rows",
+    "mutations_markdown",
 ]
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
@@ -110,16 +111,22 @@ def _paper_order(c: Claim) -> tuple:
     return (_ORDER.index(c.section), rank)
 
 
-def build_document(tables: Mapping[str, list[dict]], config: Mapping, meta: Mapping) -> dict:
+def build_document(
+    tables: Mapping[str, list[dict]], config: Mapping, meta: Mapping, mutations: list[dict] | None = None
+) -> dict:
     """Every registered claim evaluated on ``tables``; ``meta`` (config digest, commit, versions)
-    goes to the header."""
+    goes to the header; ``mutations`` (rows of the mutations table, :mod:`onlinerank.mutations`),
+    when given, under the key ``mutations``."""
     alpha = float(config.get("claims", {}).get("alpha", 0.05))
     claims = [evaluate(c, tables, config, alpha) for c in sorted(REGISTRY.values(), key=_paper_order)]
-    return {
+    doc: dict[str, Any] = {
         "meta": {**meta, "alpha": alpha, "registry_digest": registry_digest(config)},
         "claims": claims,
         "changes": load_changes(),
     }
+    if mutations is not None:
+        doc["mutations"] = [dict(r) for r in mutations]
+    return doc
 
 
 def _clean(obj):
@@ -296,6 +303,7 @@ def claims_markdown(doc: Mapping) -> str:
                 f"{k['INCONCLUSIVE']} | **{verdict}** | {headroom_text(c)} | {worst} |"
             )
         lines.append("")
+    lines += mutations_markdown(doc.get("mutations"))
     lines += changes_markdown(doc)
     lines += ["## Every claim and cell", ""]
     for c in doc["claims"]:
@@ -422,3 +430,56 @@ def readme_summary(doc: Mapping) -> str:
         README_END,
     ]
     return "\n".join(lines)
+
+
+MUTATIONS_LEGEND = (
+    "Each mutation is a deliberate defect of the learner or of a sampler (`onlinerank.mutations`), "
+    "applied in-process to a fixed set of small cells (`onlinerank.mutations.SMALL_CELLS`: a few "
+    "cells of each stage, this tier's seed and thresholds). Every claim those cells decide is "
+    "evaluated by the registry's builders on the same cells and seeds, unmutated and mutated. A claim "
+    "that goes from PASS to FAIL has power against the defect; one that stays PASS does not depend on "
+    "it (e.g. the exact expected regret does not depend on the sampler). Cells: failing / all, of the "
+    "mutated run; worst: its cell furthest beyond (or nearest to) the threshold, with the same cell's "
+    "unmutated value in parentheses."
+)
+
+
+def mutations_markdown(rows: list[dict] | None) -> list[str]:
+    """The section "Mutations: claims that flip" of claims.md from the mutations table (no lines
+    without it): per mutation the claims whose verdict changes and those that stay, then every row."""
+    if not rows:
+        return []
+
+    def worst(r: dict) -> str:
+        return f"{_fmt(r['worst_value'])} ({_fmt(r['worst_value_unmutated'])})"
+
+    lines = ["## Mutations: claims that flip", "", MUTATIONS_LEGEND, ""]
+    lines += ["| mutation | defect | claims that flip | claims that stay |", "|---|---|---|---|"]
+    for name in dict.fromkeys(r["mutation"] for r in rows):
+        rs = [r for r in rows if r["mutation"] == name]
+        flips = "; ".join(
+            f"`{r['claim']}` {r['verdict_unmutated']} → {r['verdict_mutated']} "
+            f"({r['cells_failing']}/{r['cells']} cells failing, worst {worst(r)})"
+            for r in rs
+            if r["flipped"]
+        )
+        stay = ", ".join(f"`{r['claim']}` {r['verdict_mutated']}" for r in rs if not r["flipped"])
+        lines.append(f"| `{name}` | {rs[0]['defect']} | {flips or 'none'} | {stay or 'none'} |")
+    missed = [
+        f"`{r['mutation']}`: `{r['claim']}`" for r in rows if r["targeted"] and r["verdict_mutated"] != "FAIL"
+    ]
+    lines += [
+        "",
+        f"Claims a mutation is aimed at that do not FAIL under it: {'; '.join(missed) or 'none'}.",
+        "",
+        "| mutation | claim | aimed at | unmutated | mutated | failing | worst cell | worst | threshold |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        aimed = "yes" if r["targeted"] else ""
+        lines.append(
+            f"| `{r['mutation']}` | `{r['claim']}` | {aimed} | {r['verdict_unmutated']} | "
+            f"**{r['verdict_mutated']}** | {r['cells_failing']}/{r['cells']} | {r['worst_cell']} | "
+            f"{worst(r)} | {r['direction']} {_fmt(r['threshold'])} |"
+        )
+    return [*lines, ""]

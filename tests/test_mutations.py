@@ -1,0 +1,286 @@
+"""Mutation tests: the claims' verdicts have power against a broken learner, not only against
+scaled data (``onlinerank.mutations``).
+
+The small cells of the mutations table are run once unmutated and once under each mutation (the
+smoke tier's seed and thresholds, in-process, about 10 s); each mutation must turn the claims it
+breaks to FAIL while the unmutated run PASSes them, and a mutation must not outlive its context.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import yaml
+from conftest import ROOT
+
+from onlinerank import _kernels as K
+from onlinerank.adversaries import make_adversary
+from onlinerank.claims.report import claims_markdown, document_json, validate_document
+from onlinerank.game import Game
+from onlinerank.io import read_table, write_csv
+from onlinerank.learners import onlinerank as onlinerank_module
+from onlinerank.learners.onlinerank import OnlineRank
+from onlinerank.mutations import (
+    MUTATION_COLUMNS,
+    MUTATIONS,
+    SMALL_CELLS,
+    mutated,
+    mutation_rows,
+    run_mutations,
+)
+from onlinerank.samplers import quicksort, quicksort_rows
+from onlinerank.simulate import simulate
+
+#: the claims of the paper that the small cells decide and that must PASS unmutated
+DECIDED = (
+    "lemma6.1",
+    "lemma6.1.samplers",
+    "thm3.1",
+    "thm3.1.worst_case",
+    "cor3.2.single",
+    "cor3.2.kchoice",
+    "cor3.2.subset",
+    "sec5.spearman",
+    "sec5.graded",
+)
+#: claims computed from the exact expected loss or the exact worst case: independent of the sampler
+EXACT = (
+    "thm3.1",
+    "thm3.1.worst_case",
+    "cor3.2.single",
+    "cor3.2.kchoice",
+    "cor3.2.subset",
+    "sec5.spearman",
+    "sec5.graded",
+)
+
+
+@pytest.fixture(scope="module")
+def smoke_cfg() -> dict:
+    return yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
+
+
+@pytest.fixture(scope="module")
+def runs(smoke_cfg) -> dict:
+    return run_mutations(smoke_cfg)
+
+
+def verdicts(run: dict) -> dict[str, str]:
+    return {cid: rec["verdict"] for cid, rec in run.items()}
+
+
+def cell_values(rec: dict) -> list[tuple]:
+    return [(x["cell"], x["value"], x["lo"], x["hi"], x["verdict"]) for x in rec["cells"]]
+
+
+def test_unmutated_small_cells_pass(runs):
+    v = verdicts(runs["unmutated"])
+    assert {cid: v.get(cid) for cid in DECIDED} == dict.fromkeys(DECIDED, "PASS")
+
+
+def test_eta_tenth_fails_theorem_31_and_its_corollaries(runs):
+    v = verdicts(runs["eta-0.1"])
+    for cid in (
+        "thm3.1",
+        "thm3.1.worst_case",
+        "cor3.2.single",
+        "cor3.2.kchoice",
+        "cor3.2.subset",
+        "sec5.spearman",
+        "sec5.graded",
+    ):
+        assert v[cid] == "FAIL", cid
+    # the learner with a tenth of eta_p is still a multiplicative-weights learner: the sharp bound
+    # C(n,2) ln2/eta + eta T M/2 at its own rate holds for every eta (THEORY §3.2 [X])
+    assert v["beyond.any_eta"] == "PASS"
+    # the sampled Lemma 6.1 check does not involve the learning rate: bit-identical
+    assert cell_values(runs["eta-0.1"]["lemma6.1"]) == cell_values(runs["unmutated"]["lemma6.1"])
+    # the failing cells are the adaptive adversary's, whose regret at a tenth of the rate exceeds the bound
+    failing = [x for x in runs["eta-0.1"]["thm3.1"]["cells"] if x["verdict"] == "FAIL"]
+    assert failing and all("greedy" in x["cell"] for x in failing)
+    assert min(x["lo"] for x in failing) > 1.0
+
+
+@pytest.mark.parametrize("name", ["quicksort-coin-reversed", "quicksort-coin-tempered-0.8"])
+def test_quicksort_coin_fails_lemma_61_and_leaves_the_exact_claims_bit_identical(runs, name):
+    v = verdicts(runs[name])
+    assert v["lemma6.1"] == "FAIL"
+    if name == "quicksort-coin-reversed":
+        assert v["lemma6.1.samplers"] == "FAIL"
+    for cid in EXACT:  # exact expected losses and the DP use the weights, not the sampler
+        assert cell_values(runs[name][cid]) == cell_values(runs["unmutated"][cid]), cid
+    cells = {x["cell"]: x for x in runs[name]["lemma6.1"]["cells"]}
+    base = {x["cell"]: x for x in runs["unmutated"]["lemma6.1"]["cells"]}
+    failing = [c for c, x in cells.items() if x["verdict"] == "FAIL"]
+    # only QuickSort's sampled cell fails: the exact laws (laws.py) and Plackett-Luce are not mutated
+    assert len(failing) == 1 and failing[0].startswith("quicksort, sampled")
+    assert all(cells[c] == base[c] for c in cells if not c.startswith("quicksort, sampled"))
+
+
+def test_every_mutation_names_its_targets(runs):
+    for name, m in MUTATIONS.items():
+        got = verdicts(runs[name])
+        assert all(got[cid] == "FAIL" for cid in m.targets if cid in got), name
+
+
+def test_table_rows_render_and_validate(runs, tmp_path):
+    rows = mutation_rows(runs)
+    assert len(rows) == len(MUTATIONS) * len(runs["unmutated"])
+    assert all(tuple(r) == MUTATION_COLUMNS for r in rows)
+    r = next(r for r in rows if r["mutation"] == "quicksort-coin-reversed" and r["claim"] == "lemma6.1")
+    assert (r["verdict_unmutated"], r["verdict_mutated"], r["flipped"], r["targeted"]) == (
+        "PASS",
+        "FAIL",
+        True,
+        True,
+    )
+    assert r["worst_cell"].startswith("quicksort, sampled") and r["worst_value"] > 0.5
+    # through the CSV the claims step reads, into a document valid against the schema
+    write_csv(tmp_path / "mutations.csv", rows)
+    back = read_table(tmp_path / "mutations.csv")
+    assert [r["flipped"] for r in back] == [r["flipped"] for r in rows]
+    doc = {"meta": {"config_digest": "x", "commit": "x", "alpha": 0.05}, "claims": [], "mutations": back}
+    validate_document(json.loads(document_json(doc)))
+    md = claims_markdown(doc)
+    assert "## Mutations: claims that flip" in md
+    assert "| `quicksort-coin-reversed` | QuickSort's coin reversed" in md
+    assert "`lemma6.1` PASS → FAIL" in md
+    # without the table, no section
+    assert "Mutations" not in claims_markdown({**doc, "mutations": None})
+
+
+def test_smoke_run_reports_the_mutations(smoke_run):
+    """The pipeline's mutations table reaches claims.json (key ``mutations``) and claims.md."""
+    res = smoke_run / "results-smoke"
+    table = read_table(res / "tables" / "mutations.csv")
+    doc = json.loads((res / "figures" / "claims.json").read_text())
+    assert [(r["mutation"], r["claim"], r["verdict_mutated"]) for r in doc["mutations"]] == [
+        (r["mutation"], r["claim"], r["verdict_mutated"]) for r in table
+    ]
+    assert {r["mutation"] for r in table} == set(MUTATIONS)
+    md = (res / "figures" / "claims.md").read_text()
+    assert md.index("## Mutations: claims that flip") < md.index("## Every claim and cell")
+
+
+# --- the mutated samplers draw the stated laws --------------------------------------------------
+
+W = np.log(np.array([1.0, 2.0, 4.0, 0.5, 3.0]))
+PAIRS = [(0, 1), (0, 2), (1, 2), (3, 4), (2, 3)]
+
+
+def before_freq(orders: np.ndarray) -> np.ndarray:
+    pos = np.argsort(orders, axis=1)
+    return np.array([(pos[:, u] < pos[:, v]).mean() for u, v in PAIRS])
+
+
+def coin_probs(c: float) -> np.ndarray:
+    w = np.exp(c * W)
+    return np.array([w[u] / (w[u] + w[v]) for u, v in PAIRS])
+
+
+def z_scores(orders: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Pair frequencies minus ``p``, in standard errors."""
+    return (before_freq(orders) - p) / np.sqrt(p * (1 - p) / orders.shape[0])
+
+
+def assert_law(orders: np.ndarray, p: np.ndarray) -> None:
+    """Pair frequencies within 5 standard errors of ``p`` (fixed seeds)."""
+    assert np.all(np.abs(z_scores(orders, p)) <= 5), (before_freq(orders), p)
+
+
+@pytest.mark.parametrize(
+    ("name", "c"), [("quicksort-coin-reversed", -1.0), ("quicksort-coin-tempered-0.8", 0.8)]
+)
+def test_mutated_quicksort_has_the_mutated_coin(name, c):
+    N = 40_000
+    seeds = np.random.default_rng(7).integers(0, 2**63, size=N, dtype=np.uint64)
+    with mutated(name):
+        shared = quicksort(W, np.random.default_rng(1), size=N)
+        rows = quicksort_rows(np.broadcast_to(W, (N, W.size)).copy(), seeds)
+    # Lemma 6.1 for QuickSort on the weights w^c: P(u before v) = w_u^c / (w_u^c + w_v^c)
+    assert_law(shared, coin_probs(c))
+    assert_law(rows, coin_probs(c))
+    # and the original law is rejected (the same test with p = w_u / (w_u + w_v))
+    assert np.max(np.abs(z_scores(rows, coin_probs(1.0)))) > 10
+
+
+def test_the_mutation_does_not_outlive_its_context():
+    originals = (K.qs_rows, K.qs_rows_shared, K.play_items, onlinerank_module.resolve_eta)
+    N = 40_000
+    for name in MUTATIONS:
+        with pytest.raises(RuntimeError, match="boom"), mutated(name):
+            raise RuntimeError("boom")
+        with mutated(name):
+            pass
+    assert (K.qs_rows, K.qs_rows_shared, K.play_items, onlinerank_module.resolve_eta) == originals
+    # the original sampler again: P(u before v) = w_u / (w_u + w_v)
+    assert_law(quicksort(W, np.random.default_rng(3), size=N), coin_probs(1.0))
+    seeds = np.random.default_rng(4).integers(0, 2**63, size=N, dtype=np.uint64)
+    assert_law(quicksort_rows(np.broadcast_to(W, (N, W.size)).copy(), seeds), coin_probs(1.0))
+
+
+def test_mutations_refuse_to_nest_and_unknown_names():
+    with mutated("eta-0.1"), pytest.raises(RuntimeError, match="already applied"), mutated("eta-0.1"):
+        pass
+    with pytest.raises(ValueError, match="unknown mutation 'eta-0.2'; known: eta-0.1"), mutated("eta-0.2"):
+        pass
+
+
+def _play(learner, seed=5, T=150, n=7):
+    game = Game(n=n, T=T, family="single")
+    return simulate(
+        learner, make_adversary("uniform"), game, 16, seed=seed, cell=("m",), learner_label="qs", K=3
+    )
+
+
+def test_a_run_after_a_mutation_is_bit_identical_to_one_before():
+    before = _play(OnlineRank("quicksort"))
+    with mutated("quicksort-coin-reversed"):
+        during = _play(OnlineRank("quicksort"))
+    with mutated("eta-0.1"):
+        _play(OnlineRank("quicksort"))
+    after = _play(OnlineRank("quicksort"))
+    for a in ("loss", "exp_loss", "best"):
+        assert np.array_equal(getattr(before, a), getattr(after, a)), a
+    assert not np.array_equal(before.loss, during.loss)
+    assert np.array_equal(before.exp_loss, during.exp_loss)  # the exact expected loss: weights only
+
+
+class _PerRound(OnlineRank):
+    """OnlineRank played by the engine's per-round reference loop (it overrides ``_rank``)."""
+
+    def _rank(self, seeds):
+        return super()._rank(seeds)
+
+
+@pytest.mark.parametrize("name", ["quicksort-coin-reversed", "quicksort-coin-tempered-0.8"])
+def test_mutated_block_path_equals_the_per_round_reference(name):
+    """The mutated ``play_items`` (the simulator's block path) draws exactly the per-round
+    reference's orders: same seeds, same sampler, same losses and expected losses."""
+    with mutated(name):
+        block = _play(OnlineRank("quicksort"))
+        ref = _play(_PerRound("quicksort"))
+    for a in ("loss", "exp_loss", "best"):
+        assert np.array_equal(getattr(block, a), getattr(ref, a)), a
+
+
+def test_eta_mutation_scales_the_learners_rate():
+    game = Game(n=6, T=100, family="single")
+    a, b = OnlineRank(), OnlineRank(eta=0.3)
+    a.reset(game, 1)
+    with mutated("eta-0.1"):
+        m, mb = OnlineRank(), OnlineRank(eta=0.3)
+        m.reset(game, 1)
+        mb.reset(game, 1)
+    b.reset(game, 1)
+    assert m.eta_value == 0.1 * a.eta_value and mb.eta_value == 0.1 * 0.3 and b.eta_value == 0.3
+
+
+def test_small_cells_are_a_valid_config(smoke_cfg):
+    from onlinerank.config import validate_config
+    from onlinerank.mutations import small_config
+
+    validate_config(small_config(smoke_cfg))  # raises ConfigError on a bad cell
+    assert SMALL_CELLS["upper"]["experiments"][0]["learners"] == ["onlinerank-pl", "onlinerank-qs"]
