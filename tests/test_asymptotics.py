@@ -77,6 +77,7 @@ def test_where_names_k_and_T():
 
 def test_fpl_kchoice_is_an_identity_for_even_n():
     res = A.decide("fpl", "kchoice")
+    assert res.identity == "ratio / claimed factor = √(2)/√(ln(2)) for every even n, k, T"
     assert "algebraic identity" in res.steps[0]
     for n, k, T in ((10, 1, 5), (100, 37, 10**6), (1000, 500, 1)):
         assert numeric("fpl", "kchoice", n, k, T) == pytest.approx(math.sqrt(2 / LN2), rel=1e-13)

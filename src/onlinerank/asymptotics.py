@@ -262,7 +262,9 @@ class OmegaResult:
     attained or approached; ``limit`` is the smallest limit as n -> oo over the parity cases,
     reached along ``limit_path``; ``holds`` is True when ``c > 0`` is proven, False when a limit
     0 is proven, None when a step is undecided; ``c_exact`` says whether ``c`` is an exact
-    infimum (monotonicity in n proven, or the limit) or the minimum over n <= 10^4 and the limit.
+    infimum (monotonicity in n proven, or the limit) or the minimum over n <= 10^4 and the limit;
+    ``identity`` states the algebraic identity when ``kind`` is "identity" (the ratio over the
+    claimed factor is a constant for even n: the closed forms, not a measurement, give the claim).
     """
 
     method: str
@@ -281,6 +283,7 @@ class OmegaResult:
     positive: bool
     limit_positive: bool
     holds: bool | None
+    identity: str = ""
     cases: tuple[dict, ...] = field(default=(), repr=False)
 
 
@@ -389,13 +392,14 @@ def _decide(method: str, family: str, claimed: str) -> OmegaResult:
     if family != "kchoice" and exprs["even"] == exprs["odd"]:
         exprs = {"all": exprs["even"]}
         steps.append("no floor in the closed forms: one case for every n ≥ 2")
-    identity = not exprs.get("even", exprs.get("all", sp.Integer(0))).free_symbols
+    first = next(iter(exprs))
+    identity = (
+        f"ratio / claimed factor = {pretty(exprs[first])} for every {_LABEL[first]}, k, T"
+        if not exprs[first].free_symbols
+        else ""
+    )
     if identity:
-        first = next(iter(exprs))
-        steps.append(
-            f"{_LABEL[first]}: ratio / claimed factor = {pretty(exprs[first])} for every n, k, T: an "
-            "algebraic identity of the closed forms, not evidence of growth"
-        )
+        steps.append(f"{identity}: an algebraic identity of the closed forms, not evidence of growth")
     cases, decided = [], True
     for case, r in exprs.items():
         r_T, where_T, ok_T = _reduce_T(r, family, case, steps)
@@ -449,6 +453,7 @@ def _decide(method: str, family: str, claimed: str) -> OmegaResult:
         claimed=pretty(claimed),
         expression="; ".join(f"{_LABEL[c['case']]}: {pretty(c['expression'])}" for c in cases),
         kind="identity" if identity else "symbolic",
+        identity=identity,
         steps=tuple(steps),
         c=_num(c_expr),
         c_expr=pretty(c_expr),

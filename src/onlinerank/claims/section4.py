@@ -38,7 +38,7 @@ BASELINE_BOUND = {
 _DOMAIN = {
     "kchoice": "n ≥ 2, 1 ≤ k ≤ n/2, T ≥ 1",
     "single": "n ≥ 2, T ≥ 1",
-    "subset": "n ≥ 2, T ≥ 1 (|U| = ⌊n/2⌋)",
+    "subset": "n ≥ 2, T ≥ 1 (subsets of ⌊n/2⌋ items)",
     "spearman": "n ≥ 2, T ≥ 1",
 }
 
@@ -68,7 +68,11 @@ def _omega_cells(ctx, comparisons):
                 "onlinerank.asymptotics no longer transcribes onlinerank.bounds"
             )
         exact = "exact" if res.c_exact else f"min over n ≤ {A.GRID_MAX_N} and the limit"
-        kind = "identity: " if res.kind == "identity" else ""
+        kind = (
+            f"an algebraic identity of the closed forms, not evidence of growth: {res.identity}; "
+            if res.kind == "identity"
+            else ""
+        )
         note = (
             f"{kind}baseline bound: {BASELINE_BOUND[method]}, this project's reconstruction, THEORY §3.3; "
             f"limit {res.limit_expr} = {res.limit:.4g} ({res.limit_path}); c = {res.c_expr} = {res.c:.4g} "
