@@ -12,6 +12,8 @@ import pytest
 import yaml
 from conftest import DETERMINISTIC_TABLES, ROOT, copy_repo, snakemake
 
+from onlinerank.io import read_table, write_csv
+
 pytestmark = pytest.mark.workflow
 
 
@@ -42,7 +44,8 @@ def test_every_output_exists_and_figures_dir_untouched(smoke_run):
 def test_run_ends_with_the_verdict_summary_and_strict_fails_on_a_fail(smoke_run, tmp_path):
     """A completed run ends with the verdict summary (and what changed since the previous run of
     the tier); exit status 0 whatever the verdicts, unless --config strict=true and a claim of the
-    paper FAILs (made false by an impossible threshold: reruns the claims step and its readers)."""
+    paper FAILs (made false by a table whose exact regrets are divided by 10: Theorem 3.3's
+    lower bound no longer holds on it; the newer table reruns the claims step)."""
     repo = tmp_path / "repo"
     shutil.copytree(smoke_run, repo, symlinks=True)
     p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "1", "--forcerun", "manifest")
@@ -50,18 +53,16 @@ def test_run_ends_with_the_verdict_summary_and_strict_fails_on_a_fail(smoke_run,
     tail = p.stderr.strip().splitlines()[-6:]
     assert any(line.startswith("Claims of the paper:") and "PASS" in line for line in tail), tail
     assert "Changed since the previous run: none" in tail, tail
-    cfg = yaml.safe_load((repo / "config" / "smoke.yaml").read_text())
-    cfg["claims"]["growth_exponent_floor"] = 100.0  # the ratio grows like the claimed factor^100
-    (repo / "config" / "impossible.yaml").write_text(yaml.safe_dump(cfg))
+    curves = repo / "results-smoke" / "tables" / "lower_curves.csv"
+    write_csv(curves, [{**r, "exact": r["exact"] / 10} for r in read_table(curves)])
     # the claims document only (the figures that read it are not what this test is about)
-    claims = "results-smoke/figures/claims.json"
-    impossible = (claims, "--configfile", "config/impossible.yaml", "--cores", "2")
-    p = snakemake(repo, *impossible)
+    claims = ("results-smoke/figures/claims.json", "--configfile", "config/smoke.yaml", "--cores", "2")
+    p = snakemake(repo, *claims)
     assert p.returncode == 0, p.stderr[-3000:]
-    assert "Changed since the previous run: sec4.hedge PASS -> FAIL" in p.stderr, p.stderr[-2000:]
-    p = snakemake(repo, *impossible, "--forcerun", "claims", "--config", "strict=true")
+    assert "Changed since the previous run: thm3.3.lower PASS -> FAIL" in p.stderr, p.stderr[-2000:]
+    p = snakemake(repo, *claims, "--forcerun", "claims", "--config", "strict=true")
     assert p.returncode == 1, p.stderr[-3000:]
-    assert "strict: claims of the paper FAIL: sec4.hedge" in p.stderr
+    assert "strict: claims of the paper FAIL: thm3.3.lower" in p.stderr
 
 
 #: the tables made from simulations (the others are one job each, computed from the config alone)
