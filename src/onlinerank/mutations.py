@@ -95,8 +95,8 @@ def _eta_scaled(factor: float) -> Callable[[], contextlib.AbstractContextManager
 
         original = module.resolve_eta
 
-        def resolve_eta(eta: str | float, n: int, T: int, M: float) -> float:
-            return factor * original(eta, n, T, M)
+        def resolve_eta(eta: str | float, n: int, T: int, M: float, family: str = "", k: int = 1) -> float:
+            return factor * original(eta, n, T, M, family, k)
 
         with _swap(module, "resolve_eta", resolve_eta):
             yield
