@@ -21,7 +21,7 @@ NOTEBOOK_ARGS ?=
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .DEFAULT_GOAL := figures
-.PHONY: figures report report-smoke test bench lint clean smoke notebook lock
+.PHONY: figures report report-smoke test bench lint clean smoke notebook lock docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,10 @@ report-smoke:                                 ## the HTML report of the smoke ti
 test: $(VENV)/.installed-test lint            ## the linters (make lint), then the test suite
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
+# the documentation site: Sphinx + MyST + autodoc, warnings as errors, nitpicky references
+docs: $(VENV)/.installed-test                 ## build the documentation site into docs/_build/html
+	$(BIN)/sphinx-build -W --keep-going -n -q -b html docs docs/_build/html
+
 bench: $(VENV)/.installed-test                ## performance ratios against floors measured in the same run
 	$(BIN)/python -m bench
 
@@ -83,4 +87,4 @@ lock: $(VENV)/lock-tools/bin/pip-compile      ## refresh requirements/*.txt (exa
 	$(PYTHON) $(LOCK)/environment.py $(LOCK)/test.txt > environment.yml.tmp && mv environment.yml.tmp environment.yml
 
 clean:                                        ## remove results (figures/ is kept: it is in the repository)
-	rm -rf results results-smoke .snakemake
+	rm -rf results results-smoke .snakemake docs/_build

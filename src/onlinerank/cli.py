@@ -287,6 +287,7 @@ class Progress:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``onlinerank`` command: parse ``argv``, run the sub-command, return the exit status."""
     parser, commands = _build_parser()
     args = parser.parse_args(argv)
     cmd = commands[args.command]

@@ -66,6 +66,7 @@ def plain_log_axis(ax: Axes, which: str = "both") -> None:
 
 
 def use_style() -> None:
+    """Matplotlib settings shared by every figure (headless backend, fonts, sizes)."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -46,6 +46,7 @@ def git_commit(cwd: str | os.PathLike | None = None) -> str:
 
 
 def sha256_file(path: str | os.PathLike) -> str:
+    """The SHA-256 hex digest of the file at ``path``."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):

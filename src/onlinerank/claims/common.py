@@ -36,6 +36,7 @@ def final(rows: Iterable[dict], metric: str = "regret") -> list[dict]:
 
 
 def is_onlinerank(ctx: Context, label: str) -> bool:
+    """Whether the learner labelled ``label`` is OnlineRank (at any rate)."""
     return ctx.learner_spec(label).get("name") == "onlinerank"
 
 
@@ -52,15 +53,18 @@ def at_stated_eta(ctx: Context, label: str) -> bool:
 
 
 def cell_params(r: dict) -> dict:
+    """The parameters identifying a simulated cell (:data:`CELL_KEYS`) of a table row."""
     return {k: r[k] for k in CELL_KEYS if k in r}
 
 
 def cell_label(r: dict) -> str:
+    """A readable label of a simulated cell: experiment, adversary / learner, family, n, k, T."""
     k = f" k={r['k']}" if r.get("family") == "kchoice" else ""
     return f"{r['experiment']}: {r['adversary']} / {r['learner']}, {r['family']} n={r['n']}{k} T={r['T']}"
 
 
 def deterministic_method(reps: int) -> str:
+    """The method text of a cell whose replicates are all equal (a zero-width interval)."""
     return f"exact (deterministic: all {reps} replicates equal)"
 
 

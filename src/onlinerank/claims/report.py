@@ -149,6 +149,7 @@ def validate_document(doc: Mapping) -> None:
 
 
 def summary_counts(doc: Mapping, section: str = "paper") -> dict[str, int]:
+    """Number of claims of ``section`` per verdict (PASS, FAIL, INCONCLUSIVE, NOT RUN)."""
     out = {"PASS": 0, "FAIL": 0, "INCONCLUSIVE": 0, "NOT RUN": 0}
     for c in doc["claims"]:
         if c["section"] == section and c["verdict"] in out:

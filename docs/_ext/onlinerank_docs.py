@@ -1,0 +1,123 @@
+"""Sphinx extension of the onlinerank docs: the config reference from the schema, and the checks
+that make the build fail on an undocumented public function or config key (with its name)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from pathlib import Path
+
+import yaml
+from docutils import nodes
+from docutils.parsers.rst import Directive
+from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+
+
+def public_modules() -> list[str]:
+    """Every module of the package whose name has no leading underscore."""
+    import onlinerank
+
+    out = ["onlinerank"]
+    for info in pkgutil.walk_packages(onlinerank.__path__, "onlinerank."):
+        if not any(part.startswith("_") for part in info.name.split(".")):
+            out.append(info.name)
+    return sorted(out)
+
+
+def undocumented() -> list[str]:
+    """Public names (``__all__`` of each public module) without a docstring of their own."""
+    missing = []
+    for name in public_modules():
+        mod = importlib.import_module(name)
+        if not (mod.__doc__ or "").strip():
+            missing.append(name)
+        for attr in getattr(mod, "__all__", []):
+            obj = getattr(mod, attr, None)
+            if not (inspect.isfunction(obj) or inspect.isclass(obj)):
+                continue
+            if getattr(obj, "__module__", name) != name:
+                continue  # documented where it is defined
+            if not (obj.__doc__ or "").strip():
+                missing.append(f"{name}.{attr}")
+    return missing
+
+
+def config_keys(schema: dict) -> list[tuple[str, str, str, str]]:
+    """``(key, type, default, description)`` of every config key of the schema, depth first."""
+    rows: list[tuple[str, str, str, str]] = []
+
+    def walk(node: dict, prefix: str) -> None:
+        for key, sub in (node.get("properties") or {}).items():
+            if not isinstance(sub, dict):
+                continue
+            path = prefix + key
+            kind = sub.get("type", "")
+            kind = " or ".join(kind) if isinstance(kind, list) else str(kind or "")
+            if "enum" in sub:
+                kind = " | ".join(map(str, sub["enum"]))
+            default = "" if "default" not in sub else yaml.safe_dump(sub["default"], default_flow_style=True)
+            rows.append((path, kind, default.strip().removesuffix("..."), str(sub.get("description", ""))))
+            walk(sub, path + ".")
+            if isinstance(sub.get("items"), dict):
+                walk(sub["items"], path + "[].")
+            if isinstance(sub.get("additionalProperties"), dict):
+                walk(sub["additionalProperties"], path + ".<label>.")
+
+    walk(schema, "")
+    return rows
+
+
+class ConfigReference(Directive):
+    """``config-reference``: a table of every config key from the schema."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        schema = yaml.safe_load(SCHEMA.read_text())
+        rows = config_keys(schema)
+        bare = [key for key, _, _, text in rows if not text.strip()]
+        if bare:
+            raise ExtensionError(
+                "config keys without a description in workflow/schemas/config.schema.yaml: " + ", ".join(bare)
+            )
+        table = nodes.table()
+        group = nodes.tgroup(cols=4)
+        table += group
+        for width in (22, 12, 12, 54):
+            group += nodes.colspec(colwidth=width)
+        head = nodes.thead()
+        group += head
+        head += self._row(("key", "type", "default", "meaning"))
+        body = nodes.tbody()
+        group += body
+        for row in rows:
+            body += self._row(row, literal_first=True)
+        return [table]
+
+    @staticmethod
+    def _row(cells, literal_first: bool = False) -> nodes.row:
+        row = nodes.row()
+        for i, text in enumerate(cells):
+            entry = nodes.entry()
+            para = nodes.paragraph()
+            para += nodes.literal(text=text) if (literal_first and i == 0) else nodes.Text(text)
+            entry += para
+            row += entry
+        return row
+
+
+def _check_api(app: Sphinx) -> None:
+    missing = undocumented()
+    if missing:
+        raise ExtensionError("public names without a docstring: " + ", ".join(missing))
+
+
+def setup(app: Sphinx) -> dict:
+    app.add_directive("config-reference", ConfigReference)
+    app.connect("builder-inited", _check_api)
+    return {"version": "1", "parallel_read_safe": True}

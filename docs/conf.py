@@ -1,0 +1,44 @@
+"""Sphinx configuration of the onlinerank documentation site (``make docs``).
+
+Sphinx with MyST (Markdown pages) and autodoc (the API from the docstrings), as numpy, scipy and
+choix document themselves; the reasons are on the design page.  The build runs with warnings as
+errors (``-W``) and nitpicky cross-references, so a broken reference fails it with its name.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
+
+project = "onlinerank"
+author = "the onlinerank project"
+copyright = "the onlinerank project"
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.mathjax",
+    "sphinx.ext.napoleon",
+    "onlinerank_docs",
+]
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+root_doc = "index"
+exclude_patterns = ["_build"]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
+myst_heading_anchors = 3
+myst_dmath_double_inline = True
+suppress_warnings = ["myst.header"]
+
+autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": True}
+autodoc_member_order = "bysource"
+autodoc_typehints = "none"
+napoleon_numpy_docstring = True
+napoleon_google_docstring = False
+
+html_theme = "alabaster"
+html_title = "onlinerank"
+html_static_path: list[str] = []
