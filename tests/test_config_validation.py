@@ -181,7 +181,8 @@ def test_a_config_of_ones_own_writes_its_figures_under_its_own_results_dir(tmp_p
     assert named["figures_dir"] == "my-figures"
     assert output_dirs(ROOT / "config" / "config.yaml") == ("results", "figures")
     assert output_dirs(ROOT / "config" / "smoke.yaml") == ("results-smoke", "results-smoke/figures")
-    assert yaml.safe_load(SCHEMA.read_text())["properties"]["figures_dir"]["default"] == "{results_dir}/figures"
+    schema = yaml.safe_load(SCHEMA.read_text())
+    assert schema["properties"]["figures_dir"]["default"] == "{results_dir}/figures"
 
 
 def test_snakemake_puts_the_figures_of_a_one_stage_config_under_its_results_dir(repo):

@@ -36,7 +36,6 @@ from onlinerank.worst_case import (
 )
 
 
-
 def learner_specs(registry) -> dict[str, dict]:
     """Every learner of ``registry`` with its default parameters, PermELearn balanced tightly
     enough for a 1e-9 comparison, and a few parameter variants of the built-in learners."""

@@ -11,6 +11,7 @@ config keys).  Every error is a :class:`ConfigError` whose message names the key
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import asdict
 from pathlib import Path
 
@@ -101,7 +102,7 @@ def resolve_output_dirs(config: dict) -> None:
     config["figures_dir"] = figures.replace(RESULTS_DIR_FIELD, results)
 
 
-def output_dirs(path: str | Path) -> tuple[str, str]:
+def output_dirs(path: str | os.PathLike) -> tuple[str, str]:
     """``(results_dir, figures_dir)`` of the config file ``path`` as the pipeline resolves them."""
     import yaml
 
