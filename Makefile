@@ -92,7 +92,7 @@ lint: $(VENV)/.installed-test                 ## ruff (rules, formatting), mypy 
 
 notebook: $(VENV)/.installed-test             ## open notebooks/tutorial.ipynb in JupyterLab (results: make smoke)
 	@test -f results/tables/sim_upper.csv || test -f results-smoke/tables/sim_upper.csv || \
-		echo "note: no results yet; the notebook needs 'make smoke' (about a minute) or 'make figures'"
+		echo "note: no results yet; the notebook needs 'make smoke' (a few minutes) or 'make figures'"
 	$(BIN)/jupyter lab $(ALLOW_ROOT) --ServerApp.root_dir="$(CURDIR)" $(NOTEBOOK_ARGS) notebooks/tutorial.ipynb
 
 $(VENV)/lock-tools/bin/pip-compile:
