@@ -21,7 +21,15 @@ NOTEBOOK_ARGS ?=
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .DEFAULT_GOAL := figures
-.PHONY: figures report report-smoke test bench lint clean smoke notebook lock docs
+.PHONY: figures figure report report-smoke test bench lint clean smoke unlock notebook lock help docs
+
+# the tier of `make figure`, `make unlock` and `make report`: the default tier unless
+# CONFIG=config/smoke.yaml (or any config file) names another
+CONFIG ?= config/config.yaml
+# before each run: a Snakemake lock left by an interrupted run stops it with one line naming
+# `make unlock` (it is not removed automatically: a run on another host of a shared file system
+# cannot be seen from here)
+CHECK_LOCK = $(BIN)/python -m onlinerank.tiers check-lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,14 +48,28 @@ $(VENV)/.installed-test: $(LOCK)/test.txt pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-workflow
 
 figures: $(VENV)/.installed-workflow          ## run the default tier: figures/ and figures/claims.md
+	@$(CHECK_LOCK) config/config.yaml
 	$(BIN)/snakemake
 
 smoke: $(VENV)/.installed-workflow            ## the tiny tier (writes results-smoke/ only)
+	@$(CHECK_LOCK) config/smoke.yaml
 	$(BIN)/snakemake --configfile config/smoke.yaml
+
+# `make figure NAME=regret_vs_T` makes one figure of the default tier (and only what it needs),
+# `make figure NAME=regret_vs_T CONFIG=config/smoke.yaml` the same figure of another tier, under
+# that tier's figures_dir.  The target comes before --configfile, which takes every word after it
+# as one more config file.
+FIGURE = $(shell $(BIN)/python -m onlinerank.tiers figure-path $(CONFIG) $(NAME))
+figure: $(VENV)/.installed-workflow           ## one figure: make figure NAME=regret_vs_T [CONFIG=config/smoke.yaml]
+	@$(BIN)/python -m onlinerank.tiers check-figure $(CONFIG) "$(NAME)"
+	@$(CHECK_LOCK) $(CONFIG)
+	$(BIN)/snakemake $(FIGURE) --configfile $(CONFIG)
+
+unlock: $(VENV)/.installed-workflow           ## after an interrupted run: remove its lock (make unlock [CONFIG=...])
+	$(BIN)/snakemake --configfile $(CONFIG) --unlock
 
 # `make report` for the default tier, `make report CONFIG=config/smoke.yaml` for another tier:
 # the report is written into that tier's results directory
-CONFIG ?= config/config.yaml
 report: $(VENV)/.installed-workflow            ## Snakemake's self-contained HTML report (runs the tier first)
 	$(BIN)/snakemake --configfile $(CONFIG)
 	$(BIN)/snakemake --configfile $(CONFIG) --report $$($(BIN)/python -c "import yaml,sys; print(yaml.safe_load(open(sys.argv[1])).get('results_dir', 'results'))" $(CONFIG))/report.html
@@ -74,7 +96,7 @@ lint: $(VENV)/.installed-test                 ## ruff (rules, formatting), mypy 
 
 notebook: $(VENV)/.installed-test             ## open notebooks/tutorial.ipynb in JupyterLab (results: make smoke)
 	@test -f results/tables/sim_upper.csv || test -f results-smoke/tables/sim_upper.csv || \
-		echo "note: no results yet; the notebook needs 'make smoke' (about a minute) or 'make figures'"
+		echo "note: no results yet; the notebook needs 'make smoke' (a few minutes) or 'make figures'"
 	$(BIN)/jupyter lab $(ALLOW_ROOT) --ServerApp.root_dir="$(CURDIR)" $(NOTEBOOK_ARGS) notebooks/tutorial.ipynb
 
 $(VENV)/lock-tools/bin/pip-compile:
@@ -88,3 +110,6 @@ lock: $(VENV)/lock-tools/bin/pip-compile      ## refresh requirements/*.txt (exa
 
 clean:                                        ## remove results (figures/ is kept: it is in the repository)
 	rm -rf results results-smoke .snakemake docs/_build
+
+help:                                         ## this list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 20

@@ -1,12 +1,16 @@
 """The command line: output, bad arguments (one line naming the argument, exit status 2, nothing
 written, before any work), the memory estimate, and the progress bar (a terminal only, with ETA)."""
 
+import itertools
+import math
 import os
 import pty
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from onlinerank import cli
@@ -46,6 +50,8 @@ def test_kchoice_uses_the_given_k(capsys):
     assert "k=3 M=81" in capsys.readouterr().out  # M = k (n - k)
 
 
+#: the sample feedback log of the repository (README, command line)
+SAMPLE_TRACE = Path(__file__).resolve().parents[1] / "examples" / "trace-single-n5.txt"
 N_RANGE = "--n: must be an integer >= 2"
 BAD = [
     # issue 17.8, as the user typed them
@@ -75,6 +81,23 @@ BAD = [
         ["--eta", "inf"],
         "argument --eta: must be 'paper', 'optimal', 'stated' or a positive number, got 'inf'",
     ),
+    # a rate whose scores or bound overflow a float (was: a traceback; "bound inf", "ratio 0.0000")
+    (["--eta", "1e308"], "argument --eta: 1e+308 is too large for n=10, T=10 (M=9)"),
+    (["--eta", "1e-320"], "argument --eta: 1e-320 is too small for n=10"),
+    # a run that cannot end in a day (was: accepted and silent with --quiet)
+    (
+        ["--T", "9007199254740992", "--quiet"],
+        "argument --T: --T 9007199254740992 with --n 10 and --reps 16 would take at least ",
+    ),
+    # an option given twice (was: the last one silently kept)
+    (["--n=30"], "argument --n: given twice (--n 10 and --n 30); give it once"),
+    (["--seed", "1", "--seed", "2"], "argument --seed: given twice (--seed 1 and --seed 2)"),
+    (["--eta", "paper", "--eta=0.5"], "argument --eta: given twice (--eta paper and --eta 0.5)"),
+    # --trace: the log is the adversary; validated before any work
+    (["--trace", "missing.txt"], "argument --trace: trace file 'missing.txt' not found"),
+    (["--trace", str(SAMPLE_TRACE), "--adversary", "greedy"], "argument --trace: the log is the adversary"),
+    (["--trace", str(SAMPLE_TRACE), "--T", "41"], "argument --T: 41 is more than the 40 rounds of the log"),
+    (["--trace", str(SAMPLE_TRACE), "--n", "4"], "line 7: item id 4 out of range 0..3"),
 ]
 
 
@@ -294,3 +317,81 @@ def test_progress_eta_is_the_remaining_time_at_the_current_rate():
 def test_help_lists_examples():
     p = run("simulate", "--help")
     assert p.returncode == 0 and "--sampler" in p.stdout and "examples" in p.stdout
+
+
+def test_the_time_estimate_is_the_stated_lower_bound_and_a_day_is_the_limit(capsys):
+    """T x reps x (a + b n) with the constants set below the engine's measured speed: refused just
+    above one day of estimate, started just below (here with --T 1: the check runs first)."""
+    a, b = cli.SECONDS_PER_REP_ROUND, cli.SECONDS_PER_REP_ITEM_ROUND
+    assert cli.estimate_seconds(10, 2**53, 16) == pytest.approx(2**53 * 16 * (a + 10 * b))
+    assert cli.TIME_LIMIT_SECONDS == 86400
+    day_T = int(86400 / (16 * (a + 10 * b)))  # the T of one day's estimate at n = 10, 16 replicates
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--n", "10", "--T", str(day_T + 10**6), "--quiet"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "would take at least 1 day" in err and "limit of 1 day;" in err
+    assert cli._duration(59) == "59 s" and cli._duration(3 * 3600) == "3 hours"
+
+
+def _trace_rows(path: Path, n: int) -> np.ndarray:
+    """The sample log's feedback vectors, read here independently of the package's reader."""
+    ids = [int(line) for line in path.read_text().splitlines() if not line.lstrip().startswith("#")]
+    return np.eye(n)[ids]
+
+
+def _plackett_luce_regret(seq: np.ndarray, eta: float) -> float:
+    """OnlineRank's exact expected regret by enumerating the Plackett-Luce law of every round
+    (THEORY §2.3), minus the best fixed ranking's loss found by enumeration (THEORY §1)."""
+    T, n = seq.shape
+    orders = [list(o) for o in itertools.permutations(range(n))]
+
+    def loss(order, s):  # pairwise loss: sum over u placed before v of [s(v) - s(u)]_+
+        return sum(max(s[order[j]] - s[order[i]], 0.0) for i in range(n) for j in range(i + 1, n))
+
+    S = np.zeros(n)
+    alg = 0.0
+    for s in seq:
+        a = eta * S
+        for o in orders:
+            w = np.exp(a[o] - a.max())
+            p = np.prod(w / np.cumsum(w[::-1])[::-1])
+            alg += p * loss(o, s)
+        S += s
+    return alg - min(sum(loss(o, s) for s in seq) for o in orders)
+
+
+def test_trace_replay_gives_the_exact_regret_of_the_sequence(capsys):
+    """`onlinerank simulate --trace examples/trace-single-n5.txt --n 5` replays the sample log: its
+    exact expected regret is the pipeline's trace adversary's and an independent enumeration's."""
+    from onlinerank import Game, OnlineRank, bounds, simulate
+    from onlinerank.adversaries.trace import TraceAdversary
+
+    assert main(["simulate", "--trace", str(SAMPLE_TRACE), "--n", "5", "--reps", "3", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "vs trace " in out and "T=40" in out
+    printed = float(out.split("mean exact expected regret")[1].split()[0])
+    assert out.split("mean exact expected regret")[1].split()[2] == "0"  # s.e.: the log is fixed
+    game = Game(n=5, T=40)
+    pipeline = simulate(OnlineRank(eta="paper"), TraceAdversary(path=SAMPLE_TRACE), game, 3, seed=0)
+    assert np.all(pipeline.regret[:, -1] == pipeline.regret[0, -1])
+    assert printed == pytest.approx(float(pipeline.regret[0, -1]), rel=1e-5)  # printed to 6 digits
+    eta = float(bounds.eta_paper(5, 40, 4))
+    assert eta == pytest.approx(5 * math.sqrt(math.log(2) / (40 * 4)), rel=1e-15)
+    exact = _plackett_luce_regret(_trace_rows(SAMPLE_TRACE, 5), eta)
+    assert float(pipeline.regret[0, -1]) == pytest.approx(exact, abs=1e-9)
+    assert printed == pytest.approx(exact, rel=1e-5)
+
+
+def test_a_malformed_trace_line_is_one_error_with_its_line_number(tmp_path):
+    log = tmp_path / "clicks.txt"
+    log.write_text("# a log\n0\n1\n4, 2\n3\n")
+    p = run("simulate", "--trace", str(log), "--n", "5", cwd=tmp_path)
+    assert p.returncode == 2 and p.stdout == ""
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith("onlinerank simulate: error: argument --trace: trace file ")
+    assert "line 4: single choice needs exactly 1 item id per line, got 2" in lines[0]
+    log.write_text("0\n\n1\n")
+    p = run("simulate", "--trace", str(log), "--n", "5", cwd=tmp_path)
+    assert p.returncode == 2 and "line 2: empty line" in p.stderr and p.stderr.count("\n") == 1

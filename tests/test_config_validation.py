@@ -165,3 +165,50 @@ def test_the_pipeline_stops_before_any_work_with_one_line(repo, case, line):
     assert out[-1].startswith(line), out
     assert len([x for x in out if x.startswith("onlinerank")]) == 1 and len(out) <= 3, out
     assert snapshot(repo) == before
+
+
+def test_a_config_of_ones_own_writes_its_figures_under_its_own_results_dir(tmp_path):
+    """Only the default tier names the tracked figures/: a config without figures_dir (here one
+    stage, as the README's "Running one part only" suggests) writes <results_dir>/figures; a
+    figures_dir the config names is kept as it is."""
+    from onlinerank.config import output_dirs
+
+    res = str(tmp_path / "results-lb")
+    own = {k: SMOKE[k] for k in ("seed", "learners", "adversaries", "lowerbound")} | {"results_dir": res}
+    path = tmp_path / "lb.yaml"
+    path.write_text(yaml.safe_dump(own))
+    cfg = yaml.safe_load(path.read_text())
+    check(cfg)  # the schema's defaults, as the Snakefile fills them in
+    assert cfg["figures_dir"] == str(tmp_path / "results-lb" / "figures")
+    assert output_dirs(path) == (res, str(tmp_path / "results-lb" / "figures"))
+    bare = {k: SMOKE[k] for k in ("seed", "learners", "adversaries")}
+    check(bare)
+    assert (bare["results_dir"], bare["figures_dir"]) == ("results", "results/figures")
+    named = dict(own, figures_dir="my-figures")
+    check(named)
+    assert named["figures_dir"] == "my-figures"
+    assert output_dirs(ROOT / "config" / "config.yaml") == ("results", "figures")
+    assert output_dirs(ROOT / "config" / "smoke.yaml") == ("results-smoke", "results-smoke/figures")
+    schema = yaml.safe_load(SCHEMA.read_text())
+    assert schema["properties"]["figures_dir"]["default"] == "{results_dir}/figures"
+
+
+def test_snakemake_puts_the_figures_of_a_one_stage_config_under_its_results_dir(repo):
+    """Through Snakemake (its summary of the outputs, nothing run): every output of a
+    lowerbound-only config lies under its results directory, none in the repository's figures/."""
+    cfg = {k: SMOKE[k] for k in ("seed", "learners", "adversaries", "lowerbound")}
+    cfg["results_dir"] = "results-lb"
+    (repo / "lb.yaml").write_text(yaml.safe_dump(cfg))
+    before = snapshot(repo)
+    p = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--configfile", "lb.yaml", "--summary"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    outputs = [line.split("\t")[0] for line in p.stdout.splitlines()[1:] if "\t" in line]
+    assert "results-lb/figures/lower_hc.png" in outputs and "results-lb/figures/claims.md" in outputs
+    assert all(o.startswith("results-lb/") for o in outputs), outputs
+    assert snapshot(repo) == before

@@ -3,6 +3,8 @@ typed reading of tables, and the npz round trip of replicate blocks."""
 
 import json
 import math
+import os
+import stat
 
 import numpy as np
 import pytest
@@ -135,3 +137,37 @@ def test_a_results_file_with_stray_or_missing_arrays_is_refused(tmp_path):
     np.savez(missing, **{"a|b|meta": np.array("{}"), "a|b|t": np.arange(3)})
     with pytest.raises(ValueError, match="lacks the array 'a\\|b\\|loss'"):
         load_results(missing)
+
+
+@pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o027, 0o640)])
+def test_every_atomic_write_honours_the_umask(tmp_path, umask, mode):
+    """Outputs get the mode of an ordinary new file (0666 less the umask), not mkstemp's 0600:
+    collaborators on a shared cluster read each other's results."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from onlinerank.io import current_umask
+    from onlinerank.plotting import save_figure
+
+    old = os.umask(umask)
+    try:
+        assert current_umask() == umask
+        with open(tmp_path / "ordinary.txt", "w") as f:  # the reference: a file open() creates
+            f.write("x")
+        atomic_write_text(tmp_path / "a.txt", "x")
+        write_csv(tmp_path / "t.csv", [{"a": 1}])
+        write_json(tmp_path / "j.json", {"a": 1})
+        r = SimResult(np.array([1]), *(np.zeros((1, 1)),) * 3, np.arange(1), {"M": 1.0}, {})
+        save_results({"a|b|n2|k1|T1": r}, tmp_path / "b.npz")
+        fig = plt.figure()
+        save_figure(fig, tmp_path / "f.png")
+        plt.close(fig)
+        with atomic_path(tmp_path / "p.bin") as tmp, open(tmp, "wb") as f:
+            f.write(b"x")
+    finally:
+        os.umask(old)
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+    assert modes["ordinary.txt"] == mode
+    assert modes == dict.fromkeys(modes, mode), modes

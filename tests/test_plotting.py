@@ -59,33 +59,68 @@ def _close():
     plt.close("all")
 
 
-def test_zero_regret_learner_does_not_squash_the_log_axis():
-    """A learner with zero regret (and a band reaching zero) made the panel's log axis run down
-    to 1e-9, squashing every curve into its top."""
-    rows = rows_for("onlinerank-pl", [20.0, 70.0, 230.0]) + rows_for("ftl", [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+def test_positive_regret_panel_stays_log_log_with_its_floor():
+    """A panel of positive means only is log-log, its bottom half a decade below the smallest
+    positive mean (bands reaching below zero are clipped there, not run down to 1e-9)."""
+    rows = rows_for("onlinerank-pl", [20.0, 70.0, 230.0])
     rows += rows_for("onlinerank-qs", [20.0, 70.0, 230.0], [15.0, 40.0, 200.0])  # bands reach below 0
     fig = regret_panels(rows, bound_rows(), LEARNERS, "test")
     ax = fig.axes[0]
+    assert ax.get_yscale() == "log" and ax.get_xscale() == "log"
     lo, hi = ax.get_ylim()
-    assert lo == pytest.approx(20.0 / 10**0.5)  # half a decade below the smallest positive mean
+    assert lo == pytest.approx(20.0 / 10**0.5)
     assert hi > 230
     for coll in ax.collections:
         if isinstance(coll, PolyCollection):
             for path in coll.get_paths():
                 assert path.vertices[:, 1].min() >= lo * (1 - 1e-12)
-    # the zero means are shown (hollow down-triangles on the bottom edge), not silently dropped
-    ftl = learner_style(LEARNERS["ftl"], "ftl")["color"]
-    marks = [ln for ln in ax.lines if ln.get_marker() == "v" and ln.get_color() == ftl]
-    assert len(marks) == 1 and np.allclose(marks[0].get_ydata(), lo) and len(marks[0].get_xdata()) == 3
-    legend = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert any("regret ≤ 0" in t for t in legend)
+
+
+def _learner_line(ax, learner):
+    label = learner_style(LEARNERS[learner], learner, LEARNERS)["label"]
+    (line,) = [ln for ln in ax.lines if ln.get_label() == label]
+    return line
+
+
+@pytest.mark.parametrize("ftl_means", [[-40.0, -3.0, -0.5], [0.0, 0.0, 0.0], [-5.0, 0.0, 12.0]])
+def test_zero_or_negative_regret_is_drawn_on_a_symlog_axis_in_the_learners_own_style(ftl_means, tmp_path):
+    """A learner with negative (or zero) regret was drawn on log axes as bottom-edge markers that
+    matched no learner: the panel is now symmetric-log, linear within ±linthresh (the decade below
+    the smallest nonzero |value|), and the learner's line carries its own colour and marker through
+    its negative values."""
+    rows = rows_for("onlinerank-pl", [20.0, 70.0, 230.0]) + rows_for("ftl", ftl_means, [0.2, 0.2, 0.2])
+    fig = regret_panels(rows, bound_rows(), LEARNERS, "test")
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "symlog"
+    nonzero = [abs(x) for x in ftl_means + [20.0, 70.0, 230.0] if x != 0]
+    linthresh = 10.0 ** np.floor(np.log10(min(nonzero)))
+    assert ax.yaxis.get_transform().linthresh == pytest.approx(linthresh)
+    ftl = _learner_line(ax, "ftl")
+    style = learner_style(LEARNERS["ftl"], "ftl", LEARNERS)
+    assert matplotlib.colors.same_color(ftl.get_color(), style["color"])
+    assert ftl.get_marker() == style["marker"]
+    np.testing.assert_array_equal(ftl.get_ydata(), ftl_means)  # every value drawn, none on an edge
+    lo, hi = ax.get_ylim()
+    assert lo <= min(ftl_means) and hi >= 230
+    assert not [ln for ln in ax.lines if ln.get_marker() == "v"]
+    assert not any("bottom edge" in t.get_text() for t in fig.legends[0].get_texts())
+    assert "symlog" in ax.get_ylabel()
+    fig.savefig(tmp_path / "panel.png", dpi=60)  # renders (ticks of a symlog axis included)
 
 
 def test_positive_regret_only_panel_has_no_zero_marker():
     rows = rows_for("onlinerank-pl", [20.0, 70.0, 230.0])
     fig = regret_panels(rows, bound_rows(), LEARNERS, "test")
+    assert fig.axes[0].get_yscale() == "log"
     assert not [ln for ln in fig.axes[0].lines if ln.get_marker() == "v"]
-    assert not any("regret ≤ 0" in t.get_text() for t in fig.legends[0].get_texts())
+
+
+def test_symlog_threshold_is_the_decade_below_the_smallest_nonzero_value():
+    from onlinerank.plotting import symlog_threshold
+
+    assert symlog_threshold([-0.5, 3.0, 0.0]) == 0.1
+    assert symlog_threshold([-40.0, 230.0]) == 10.0
+    assert symlog_threshold([0.0, float("nan")]) == 1.0
 
 
 VARIANTS = {

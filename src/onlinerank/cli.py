@@ -1,8 +1,11 @@
 """Command line: ``onlinerank simulate ...`` (and ``onlinerank bounds ...``).
 
 Every bad value gives one line naming the argument (``onlinerank simulate: error: argument --n:
-...``) and exit status 2, before any work; so does a run whose arrays would not fit in the
-memory available (:func:`estimate_memory`).  The progress bar goes to a terminal only.
+...``) and exit status 2, before any work: values out of range, an option given twice, a learning
+rate whose bound or scores overflow a float, a run whose arrays would not fit in the memory
+available (:func:`estimate_memory`) or that would take more than a day even at the engine's best
+measured speed (:func:`estimate_seconds`), a feedback log (``--trace``) with a malformed line.
+The progress bar goes to a terminal only.
 """
 
 from __future__ import annotations
@@ -13,11 +16,12 @@ import os
 import sys
 import time
 
-__all__ = ["main", "estimate_memory", "available_memory"]
+__all__ = ["main", "estimate_memory", "available_memory", "estimate_seconds"]
 
 EPILOG = """examples:
   onlinerank simulate --sampler plackett-luce --family single --n 20 --T 10000 --reps 100 --seed 1
   onlinerank simulate --family kchoice --k 3 --n 30 --T 5000 --adversary uniform
+  onlinerank simulate --trace examples/trace-single-n5.txt --n 5
   onlinerank bounds --family single --n 20 --T 10000
 """
 
@@ -43,6 +47,18 @@ QUADRATIC_ADVERSARIES = frozenset({"greedy", "mallows"})
 BYTES_PER_PAIR = 64
 PAIR_BLOCK = 2**22
 
+# Time model of ``simulate`` (seconds), a lower bound: T x reps x (a + b x n).  Measured on a 2-core
+# machine (numpy 2.4, kernels compiled, --no-sample, the uniform adversary, the cheapest case):
+# 78-95 ns per replicate-round at n = 2 (R = 1, 16), 135 ns at n = 3 (R = 256), 130 ns at n = 100,
+# 405-450 ns at n = 1000 and 2000 ns at n = 10^4 (R = 32, 64); sampling, the other families and
+# adaptive adversaries cost more (greedy: 0.3 ms per round at n = 10).  a and b are set below every
+# measurement (a at a quarter of the n = 2 cost, b at half the n = 10^4 cost per item), so a run is
+# refused only when it certainly takes longer than the limit.
+SECONDS_PER_REP_ROUND = 20e-9
+SECONDS_PER_REP_ITEM_ROUND = 0.1e-9
+#: the longest run the command line starts (the package's simulate() has no limit)
+TIME_LIMIT_SECONDS = 24 * 3600
+
 #: families that the command line offers, and what k is for each (``--k`` is kchoice's only)
 FAMILY_K = {
     "single": "single choice has k = 1",
@@ -55,6 +71,24 @@ FAMILY_K = {
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+class _Once(argparse.Action):
+    """Store the value of an option that may be given once: argparse would silently keep the last
+    of ``--n 20 --n 30``; here the second is an error naming the option and both values."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, "_given", None)
+        if given is None:
+            given = {}
+            namespace._given = given
+        if self.dest in given:
+            parser.error(
+                f"argument {'/'.join(self.option_strings)}: given twice ({given[self.dest]} and "
+                f"{option_string} {values}); give it once"
+            )
+        given[self.dest] = f"{option_string} {values}"
+        setattr(namespace, self.dest, values)
 
 
 def _int_arg(lo: int, hi: int | None = INT_MAX):
@@ -90,6 +124,7 @@ def _eta(text: str):
 
 def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     from .adversaries import ADVERSARIES
+    from .adversaries.trace import FORMATS as TRACE_FORMATS
     from .learners.onlinerank import SAMPLERS
 
     p = _Parser(
@@ -103,23 +138,26 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     )
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    def game_args(q):
+    def game_args(q, T_help="horizon (rounds, >= 1)"):
         q.add_argument(
             "--family",
+            action=_Once,
             default="single",
             choices=list(FAMILY_K),
             help="feedback family (default: single)",
         )
-        q.add_argument("--n", type=_int_arg(2), required=True, help="number of items (>= 2)")
-        q.add_argument("--T", type=_int_arg(1), required=True, help="horizon (rounds, >= 1)")
+        q.add_argument("--n", action=_Once, type=_int_arg(2), required=True, help="number of items (>= 2)")
+        q.add_argument("--T", action=_Once, type=_int_arg(1), default=None, help=T_help)
         q.add_argument(
             "--k",
+            action=_Once,
             type=_int_arg(1),
             default=None,
             help="items chosen per round, required with --family kchoice and only there (1 <= k <= n/2)",
         )
         q.add_argument(
             "--eta",
+            action=_Once,
             type=_eta,
             default="paper",
             help="learning rate: paper (default), optimal, or a positive number",
@@ -132,28 +170,53 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Run OnlineRank for --reps replicates; print the mean exact expected regret\n"
         "+- standard error, the Theorem 3.1 bound and their ratio.  A run whose arrays would not\n"
-        "fit in the available memory is refused up front with the estimate.",
+        "fit in the available memory, or that would take more than a day, is refused up front\n"
+        "with the estimate.",
     )
     s.add_argument(
         "--sampler",
+        action=_Once,
         default="plackett-luce",
         choices=SAMPLERS,
         help="sorting procedure (default: plackett-luce)",
     )
-    game_args(s)
+    game_args(s, "horizon (rounds, >= 1); with --trace at most the log's rounds (default: all of them)")
     # the adversaries the command line can build: a family it offers, no required parameter
-    # (trace replays a log file: use the package or the config)
+    # (trace replays a log file: --trace FILE)
     usable = sorted(
         name for name, cls in ADVERSARIES.items() if set(cls.families) & set(FAMILY_K) and name != "trace"
     )
     s.add_argument(
         "--adversary",
-        default="uniform",
+        action=_Once,
+        default=None,
         choices=usable,
         help="feedback source (default: uniform)",
     )
-    s.add_argument("--reps", type=_int_arg(1), default=16, help="replicates (default 16)")
-    s.add_argument("--seed", type=_int_arg(0, None), default=0, help="root seed, an integer >= 0 (default 0)")
+    s.add_argument(
+        "--trace",
+        action=_Once,
+        metavar="FILE",
+        default=None,
+        help="replay a feedback log as the adversary: one round per line, the chosen item ids "
+        "(single, kchoice, subset) or the ranking best first (spearman) separated by commas, '#' "
+        "comments; e.g. examples/trace-single-n5.txt (format: onlinerank.adversaries.trace)",
+    )
+    s.add_argument(
+        "--trace-format",
+        action=_Once,
+        default="auto",
+        choices=TRACE_FORMATS,
+        help="how the log's lines read: auto (default: items, or scores for spearman), items, scores",
+    )
+    s.add_argument("--reps", action=_Once, type=_int_arg(1), default=16, help="replicates (default 16)")
+    s.add_argument(
+        "--seed",
+        action=_Once,
+        type=_int_arg(0, None),
+        default=0,
+        help="root seed, an integer >= 0 (default 0)",
+    )
     s.add_argument(
         "--no-sample", action="store_true", help="skip sampling rankings (exact expected regret only; faster)"
     )
@@ -245,6 +308,54 @@ def _check_memory(args, parser: argparse.ArgumentParser) -> None:
         )
 
 
+def estimate_seconds(n: int, T: int, reps: int) -> float:
+    """A lower bound of the seconds ``onlinerank simulate`` takes: ``T x reps x (a + b x n)`` with
+    the constants above, set below the engine's best measured speed."""
+    return float(T) * reps * (SECONDS_PER_REP_ROUND + SECONDS_PER_REP_ITEM_ROUND * n)
+
+
+def _duration(seconds: float) -> str:
+    for unit, length in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= length:
+            value = f"{seconds / length:.3g}"
+            return f"{value} {unit[:-1] if value == '1' else unit}"
+    return f"{seconds:.3g} s"
+
+
+def _check_time(args, parser: argparse.ArgumentParser) -> None:
+    need = estimate_seconds(args.n, args.T, args.reps)
+    if need > TIME_LIMIT_SECONDS:
+        parser.error(
+            f"argument --T: --T {args.T} with --n {args.n} and --reps {args.reps} would take at least "
+            f"{_duration(need)} (estimate: T x reps x ({SECONDS_PER_REP_ROUND * 1e9:g} ns + "
+            f"{SECONDS_PER_REP_ITEM_ROUND * 1e9:g} ns x n), the engine's best measured speed), more "
+            f"than the command line's limit of {_duration(TIME_LIMIT_SECONDS)}; lower --T, --n or "
+            "--reps (or call onlinerank.simulate from Python)"
+        )
+
+
+#: the largest float: a learning rate must keep Theorem 3.1's bound and the scores eta*S below it
+FLOAT_MAX = sys.float_info.max
+
+
+def _check_eta(eta: float, game, parser: argparse.ArgumentParser) -> None:
+    """A numeric ``--eta`` for which the scores ``eta S`` and both terms of Theorem 3.1's bound
+    C(n,2) ln2/eta + eta T M/2 are finite floats: C(n,2) ln2/FLOAT_MAX <= eta <= FLOAT_MAX/(T M)."""
+    lo = math.comb(game.n, 2) * math.log(2) / FLOAT_MAX
+    hi = FLOAT_MAX / (float(game.T) * game.M)
+    if eta > hi:
+        parser.error(
+            f"argument --eta: {eta!r} is too large for n={game.n}, T={game.T} (M={game.M:g}): "
+            f"eta T M, the scale of the scores eta S and of Theorem 3.1's bound, overflows a float; "
+            f"choose eta <= {hi:.3g}"
+        )
+    if eta < lo:
+        parser.error(
+            f"argument --eta: {eta!r} is too small for n={game.n}: C(n,2) ln2/eta, the first term "
+            f"of Theorem 3.1's bound, overflows a float; choose eta >= {lo:.3g}"
+        )
+
+
 def _clock(seconds: float) -> str:
     if not math.isfinite(seconds):
         return "--:--"
@@ -286,20 +397,48 @@ class Progress:
         self.stream.flush()
 
 
+def _trace_rounds(args, k: int, parser: argparse.ArgumentParser) -> int:
+    """Read and validate the whole ``--trace`` log (as the pipeline's trace adversary does); its
+    number of rounds.  A malformed line is one error naming the file and the line number."""
+    from .adversaries.trace import read_trace
+
+    if args.adversary is not None:
+        parser.error("argument --trace: the log is the adversary; drop --adversary")
+    try:
+        return int(read_trace(args.trace, args.n, args.family, k, args.trace_format).shape[0])
+    except ValueError as e:
+        parser.error(f"argument --trace: {e}")
+    raise AssertionError  # pragma: no cover - parser.error exits
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``onlinerank`` command: parse ``argv``, run the sub-command, return the exit status."""
     parser, commands = _build_parser()
     args = parser.parse_args(argv)
     cmd = commands[args.command]
     k = _check_k(args, cmd)
+    trace = getattr(args, "trace", None)
+    if trace is not None:
+        rounds = _trace_rounds(args, k, cmd)
+        args.adversary = "trace"
+        if args.T is None:
+            args.T = rounds
+        elif args.T > rounds:
+            cmd.error(f"argument --T: {args.T} is more than the {rounds} rounds of the log {trace!r}")
+    elif args.T is None:
+        cmd.error("the following arguments are required: --T")
+    if args.command == "simulate" and args.adversary is None:
+        args.adversary = "uniform"
     from . import bounds
     from .game import Game
 
     try:
         game = Game(n=args.n, T=args.T, family=args.family, k=k)
-        eta = bounds.resolve_eta(args.eta, game.n, game.T, game.M, game.family, game.k)
     except ValueError as e:  # pragma: no cover - the checks above come first
         cmd.error(str(e))
+    if not isinstance(args.eta, str):
+        _check_eta(args.eta, game, cmd)
+    eta = bounds.resolve_eta(args.eta, game.n, game.T, game.M, game.family, game.k)
     bound = float(bounds.theorem31(game.n, game.T, game.M, eta))
     if args.command == "bounds":
         print(f"n={game.n} T={game.T} family={game.family} k={game.k} M={game.M:g}")
@@ -314,11 +453,15 @@ def main(argv: list[str] | None = None) -> int:
     from .simulate import simulate
 
     try:
-        adversary = make_adversary(args.adversary)
+        if trace is not None:
+            adversary = make_adversary("trace", path=trace, format=args.trace_format)
+        else:
+            adversary = make_adversary(args.adversary)
         adversary.check(game)
     except ValueError as e:
-        cmd.error(f"argument --adversary: {e}")
+        cmd.error(f"argument {'--trace' if trace is not None else '--adversary'}: {e}")
     _check_memory(args, cmd)
+    _check_time(args, cmd)
     res = simulate(
         OnlineRank(sampler=args.sampler, eta=eta),
         adversary,
@@ -333,8 +476,9 @@ def main(argv: list[str] | None = None) -> int:
     reg = res.regret[:, -1]
     mean = float(reg.mean())
     se = float(reg.std(ddof=1) / math.sqrt(reg.size)) if reg.size > 1 else float("nan")
+    source = f"trace {trace}" if trace is not None else f"{args.adversary} adversary"
     print(
-        f"OnlineRank ({args.sampler}) vs {args.adversary} adversary: family={game.family} "
+        f"OnlineRank ({args.sampler}) vs {source}: family={game.family} "
         f"n={game.n} k={game.k} T={game.T} reps={args.reps} seed={args.seed} eta={eta:.6g}"
     )
     print(f"mean exact expected regret  {mean:.6g} +- {se:.3g} (s.e.)")

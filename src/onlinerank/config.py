@@ -11,6 +11,7 @@ config keys).  Every error is a :class:`ConfigError` whose message names the key
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import asdict
 from pathlib import Path
 
@@ -23,6 +24,8 @@ __all__ = [
     "ConfigError",
     "validate_schema",
     "validate_config",
+    "resolve_output_dirs",
+    "output_dirs",
     "config_digest",
     "section_digest",
     "group_digest",
@@ -64,6 +67,7 @@ def validate_schema(config: dict, schema_path: str | Path) -> None:
     filling = jsonschema.validators.extend(validator_cls, {"properties": set_defaults})
     err = jsonschema.exceptions.best_match(filling(schema).iter_errors(config))
     if err is None:
+        resolve_output_dirs(config)
         return
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
     if err.validator == "additionalProperties":
@@ -82,6 +86,31 @@ def validate_schema(config: dict, schema_path: str | Path) -> None:
         f"config error at {where or '(top level)'}: {err.message.splitlines()[0]} "
         f"(got {_short(err.instance)})"
     )
+
+
+#: what ``figures_dir`` may say for the config's ``results_dir`` (the schema's default uses it)
+RESULTS_DIR_FIELD = "{results_dir}"
+
+
+def resolve_output_dirs(config: dict) -> None:
+    """Write the config's ``results_dir`` into its ``figures_dir`` where that says
+    ``{results_dir}`` (the schema's default ``"{results_dir}/figures"``): only a config that names
+    ``figures_dir`` itself (the default tier: ``figures``, the tracked folder) writes elsewhere, so
+    running one part of the pipeline never overwrites the repository's figures."""
+    results = config.setdefault("results_dir", "results")
+    figures = config.get("figures_dir", RESULTS_DIR_FIELD + "/figures")
+    config["figures_dir"] = figures.replace(RESULTS_DIR_FIELD, results)
+
+
+def output_dirs(path: str | os.PathLike) -> tuple[str, str]:
+    """``(results_dir, figures_dir)`` of the config file ``path`` as the pipeline resolves them."""
+    import yaml
+
+    config = yaml.safe_load(Path(path).read_text()) or {}
+    if not isinstance(config, dict):
+        raise ConfigError(f"config error in {path}: not a mapping of keys to values")
+    resolve_output_dirs(config)
+    return config["results_dir"], config["figures_dir"]
 
 
 def validate_config(config: dict) -> None:

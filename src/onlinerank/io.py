@@ -2,7 +2,9 @@
 pickles), tidy CSV tables and JSON.
 
 Every output is written to a temporary file in its directory and renamed, so an interrupted
-step never leaves a half-written file under its final name.
+step never leaves a half-written file under its final name.  The file gets the permissions of an
+ordinary new file (0666 less the umask: 0644 under umask 022), not the 0600 of a temporary file,
+so that collaborators sharing a results directory can read it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .results import SimResult
 
 __all__ = [
     "atomic_path",
+    "current_umask",
     "atomic_write_text",
     "write_csv",
     "read_table",
@@ -33,14 +36,34 @@ __all__ = [
 ]
 
 
+def current_umask() -> int:
+    """The process's umask, read from ``/proc/self/status`` where there is one (without changing
+    it), else set and restored at once."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     """Yield a temporary path in the directory of ``path``; on success it is renamed to ``path``,
-    on any error (or interrupt) it is removed.  The one atomic-write primitive of the project."""
+    on any error (or interrupt) it is removed.  The one atomic-write primitive of the project.
+    The file's mode is that of an ordinary new file, ``0o666 & ~umask`` (``mkstemp`` alone would
+    leave 0600 whatever the umask)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix or ".tmp")
-    os.close(fd)
+    try:
+        os.fchmod(fd, 0o666 & ~current_umask())
+    finally:
+        os.close(fd)
     try:
         yield tmp
         os.replace(tmp, path)

@@ -22,6 +22,8 @@ __all__ = [
     "read_table",
     "SAMPLER_STYLE",
     "plain_log_axis",
+    "regret_yscale",
+    "symlog_threshold",
     "figure_context",
     "figure_tables",
     "finish",
@@ -251,19 +253,48 @@ def _log_floor(values) -> float | None:
     return float(v.min()) / 10**0.5 if v.size else None
 
 
+def symlog_threshold(values) -> float:
+    """The linear range ``±linthresh`` of a symmetric-log axis for ``values``: the decade at or
+    below the smallest nonzero ``|value|``, so that every nonzero value lies on the logarithmic
+    part and zero sits in the middle of the linear part (1 when every value is zero)."""
+    import math
+
+    v = [abs(float(x)) for x in values if math.isfinite(x) and x != 0]
+    return 10.0 ** math.floor(math.log10(min(v))) if v else 1.0
+
+
+def regret_yscale(ax: Axes, means, others=()) -> float | None:
+    """A regret axis: logarithmic when every mean is positive (returns None); symmetric-log
+    (matplotlib ``symlog``, linear within ``±linthresh`` from :func:`symlog_threshold` of the means
+    and ``others``, e.g. the bounds) when some learner's mean regret is zero or negative, which a
+    log axis cannot show; then a thin line marks zero and the label says the scale.  Returns
+    ``linthresh`` or None."""
+    import math
+
+    means = [float(x) for x in means if math.isfinite(x)]
+    if all(x > 0 for x in means):
+        ax.set_yscale("log")
+        return None
+    lin = symlog_threshold(list(means) + [float(x) for x in others])
+    ax.set_yscale("symlog", linthresh=lin, linscale=0.5)
+    ax.axhline(0.0, color="0.55", lw=0.6, zorder=0.5)
+    return lin
+
+
 def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bound_fn=None):
     """Figure: mean exact expected regret at t = T vs T (log-log), one panel per (family, n, k,
     adversary), learners with 95% bands, and Theorem 3.1 curves from ``bnd`` keyed by
-    (family, n, k, T).  Means <= 0 (a learner with zero regret), which a log axis cannot show, are
-    drawn as hollow down-triangles on the panel's bottom edge, half a decade below its smallest
-    positive mean or bound; bands are clipped there.  OnlineRank learners that differ only in η
-    get different styles, and a title claiming the paper's η_p is corrected when one of them
-    uses another η.  Returns the figure."""
+    (family, n, k, T).  A panel where some learner's mean regret is zero or negative (FTL against
+    some adversaries, any learner beating the best fixed ranking) gets a symmetric-log y axis
+    (:func:`regret_yscale`: linear within ±linthresh chosen from the panel's data, log beyond), so
+    every learner keeps its own line, colour and markers on either side of zero; other panels
+    stay log-log, their bottom half a decade below the smallest positive mean or bound.
+    OnlineRank learners that differ only in η get different styles, and a title claiming the
+    paper's η_p is corrected when one of them uses another η.  Returns the figure."""
     from collections import defaultdict
 
     import matplotlib.pyplot as plt
     import numpy as np
-    from matplotlib.lines import Line2D
 
     rows = [r for r in rows if r["metric"] == "regret" and r["t"] == r["T"]]
     panels = defaultdict(list)
@@ -286,7 +317,6 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
         if seen[st["label"]] > 1:
             st["label"] += f" [{lab}]"
     handles = {}
-    below = False
     for ax, key in zip(axes.flat, keys, strict=False):
         fam, n, k, adv = key
         sub = panels[key]
@@ -304,10 +334,11 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
         by_learner = defaultdict(list)
         for r in sub:
             by_learner[r["learner"]].append(r)
-        floor = _log_floor(
-            [r["mean"] for r in sub]
-            + [x[c] for x in b for c in ("bound_paper", "bound_sharp", "bound_optimal")]
-        )
+        curves = [x[c] for x in b for c in ("bound_paper", "bound_sharp", "bound_optimal")]
+        means = [r["mean"] for r in sub]
+        linthresh = regret_yscale(ax, means, curves)
+        # a log axis: bands are clipped half a decade below the smallest positive value
+        floor = -np.inf if linthresh is not None else _log_floor(means + curves)
         for lab, rs in sorted(by_learner.items()):
             rs.sort(key=lambda r: r["T"])
             st = styles[lab]
@@ -315,10 +346,9 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
             m = np.array([r["mean"] for r in rs], float)
             se = np.nan_to_num(np.array([r["sem"] for r in rs], float))
             exact = all(r["exact"] for r in rs)
-            pos = m > 0
             ax.plot(
                 T,
-                np.where(pos, m, np.nan),
+                m,
                 marker=st["marker"],
                 ls=st["ls"],
                 color=st["color"],
@@ -335,25 +365,15 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
                 alpha=0.18,
                 lw=0,
             )
-            if not pos.all():
-                below = True
-                ax.plot(
-                    T[~pos],
-                    np.full((~pos).sum(), floor),
-                    ls="none",
-                    marker="v",
-                    ms=6,
-                    color=st["color"],
-                    mfc="none",
-                    clip_on=False,
-                    zorder=5,
-                )
         ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_ylim(bottom=floor)
-        plain_log_axis(ax)
+        if linthresh is None:
+            ax.set_ylim(bottom=floor)
+            plain_log_axis(ax)
+            ax.set_ylabel("E[regret] (pairwise loss)")
+        else:
+            plain_log_axis(ax, "x")
+            ax.set_ylabel(f"E[regret] (symlog: linear in ±{linthresh:g})")
         ax.set_xlabel("horizon T (rounds)")
-        ax.set_ylabel("E[regret] (pairwise loss)")
         ax.set_title(
             f"{adv}: {fam}, n={n}"
             + (f", k={k}" if fam == "kchoice" else "")
@@ -364,10 +384,6 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
         )
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(lab, h)
-    if below:
-        handles["mean regret ≤ 0, drawn on the bottom edge (log axis)"] = Line2D(
-            [], [], ls="none", marker="v", ms=6, color="0.3", mfc="none"
-        )
     for ax in axes.flat[len(keys) :]:
         ax.set_visible(False)
     fig.legend(

@@ -147,6 +147,6 @@ def find_results(start: str | os.PathLike | None = None, env: str = "ONLINERANK_
         if (repo / name / RESULT_MARKER).is_file():
             return repo / name
     raise FileNotFoundError(
-        f"no results in {repo}/results or {repo}/results-smoke yet: run `make smoke` (about a "
-        f"minute) or `make figures` (a few minutes) in {repo}"
+        f"no results in {repo}/results or {repo}/results-smoke yet: run `make smoke` (a few "
+        f"minutes) or `make figures` (a few minutes) in {repo}"
     )

@@ -9,8 +9,10 @@ from onlinerank.provenance import config_digest
 from onlinerank.pipeline import code_inputs, module_file
 from onlinerank.tables import TABLE_STAGE, TABLES
 
-RES = config.get("results_dir", "results")
-FIG = config.get("figures_dir", "figures")
+# filled in by the schema's defaults: figures_dir is "{results_dir}/figures" unless the config
+# names it (only the default tier names the tracked figures/)
+RES = config["results_dir"]
+FIG = config["figures_dir"]
 # claims, figures and the manifest stamp this digest: as their params it reruns them on any
 # config change; computing steps have narrower params (group_digest, section_digest)
 CONFIG_DIGEST = config_digest(config)

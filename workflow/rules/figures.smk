@@ -137,7 +137,7 @@ rule figure:
     log:
         f"{RES}/logs/figure_{{fig}}.log",
     wildcard_constraints:
-        fig="|".join(FIGURES),
+        fig="|".join(FIGURES_MADE) or "(?!)",
     conda:
         "../../environment.yml"
     params:

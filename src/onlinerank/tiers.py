@@ -1,0 +1,182 @@
+"""What the Makefile asks about a tier before it starts Snakemake: the path of one figure
+(``make figure``) and whether a stale Snakemake lock would stop the run (``make figures``,
+``make smoke``, ``make figure``).
+
+A run that is interrupted (Ctrl-C twice, a killed terminal, a lost session) leaves its lock files
+in ``.snakemake/locks/``; the next run that touches the same files stops with Snakemake's
+``LockException``, which does not say how to go on.  :func:`lock_problem` finds such a lock
+before the run and says it in one line naming ``make unlock``.  It does not unlock by itself: a
+lock is stale only when no Snakemake process works in the directory, and a process on another
+host of a shared file system (a cluster's login nodes) is invisible from here, so removing the
+lock is left to the user, who knows.
+
+``python -m onlinerank.tiers figure-path CONFIG NAME`` prints the figure's path,
+``python -m onlinerank.tiers check-figure CONFIG NAME`` refuses an unknown figure name and
+``python -m onlinerank.tiers check-lock CONFIG`` exits 1 with the line when a lock stands in the way.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+from pathlib import Path
+
+__all__ = [
+    "figure_path",
+    "figure_names",
+    "snakemake_locks",
+    "snakemake_processes",
+    "lock_problem",
+    "main",
+]
+
+#: the repository (figure scripts, default tier) of this checkout
+REPO = Path(__file__).resolve().parents[2]
+
+
+def figure_path(config: str | os.PathLike, name: str) -> str:
+    """The PNG of figure ``name`` of the tier ``config`` (under its resolved ``figures_dir``)."""
+    from .config import output_dirs
+
+    return f"{output_dirs(config)[1].rstrip('/')}/{name}.png"
+
+
+def figure_names(repo: str | os.PathLike = REPO) -> list[str]:
+    """The figures the pipeline knows: one script each under ``workflow/scripts/figures/``."""
+    return sorted(p.stem for p in (Path(repo) / "workflow" / "scripts" / "figures").glob("*.py"))
+
+
+def snakemake_locks(workdir: str | os.PathLike) -> dict[str, list[str]]:
+    """The lock files Snakemake left in ``workdir`` (``.snakemake/locks/*.lock``, its default
+    file backend), each with the paths it locks (relative to ``workdir`` as Snakemake writes them)."""
+    lockdir = Path(workdir) / ".snakemake" / "locks"
+    out = {}
+    for lock in sorted(lockdir.glob("*.lock")) if lockdir.is_dir() else []:
+        try:
+            out[lock.name] = [line.strip() for line in lock.read_text().splitlines() if line.strip()]
+        except (OSError, UnicodeDecodeError):
+            out[lock.name] = []
+    return out
+
+
+def _is_snakemake(argv: list[str]) -> bool:
+    """A command line running Snakemake: ``.../snakemake ...``, ``python .../snakemake ...`` or
+    ``python -m snakemake ...``."""
+    head = argv[:3]
+    if any(os.path.basename(a) == "snakemake" for a in head):
+        return True
+    return any(a == "-m" and b == "snakemake" for a, b in zip(argv, argv[1:], strict=False))
+
+
+def snakemake_processes(workdir: str | os.PathLike, proc: str | os.PathLike = "/proc") -> list[int] | None:
+    """Process ids of the live Snakemake processes whose working directory is ``workdir`` (read
+    from ``/proc``), or None where there is no ``/proc`` to read (then nobody can tell)."""
+    proc = Path(proc)
+    if not (proc / "self").exists():
+        return None
+    here = os.path.realpath(workdir)
+    me = os.getpid()
+    pids = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == me:
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            cwd = os.readlink(entry / "cwd")
+        except OSError:  # gone, or another user's process
+            continue
+        if os.path.realpath(cwd) == here and _is_snakemake([a.decode(errors="replace") for a in argv if a]):
+            pids.append(int(entry.name))
+    return sorted(pids)
+
+
+def _under(path: str, dirs: list[str]) -> bool:
+    p = os.path.normpath(path)
+    return any(p == d or p.startswith(d + os.sep) for d in dirs)
+
+
+def lock_problem(
+    workdir: str | os.PathLike,
+    dirs: list[str] | None = None,
+    config: str = "config/config.yaml",
+    proc: str | os.PathLike = "/proc",
+) -> str | None:
+    """One line when a Snakemake lock in ``workdir`` would stop a run writing under ``dirs``
+    (the tier's results and figures directories; None: any lock), else None.
+
+    A lock with a live Snakemake process working in ``workdir`` is that run's (the line says
+    so); a lock without one is stale, left by an interrupted run, and the line names
+    ``make unlock CONFIG=<config>``.  Where processes cannot be listed (no ``/proc``) nothing is
+    said and Snakemake decides.  Only locks that name a path under ``dirs`` count: Snakemake
+    itself refuses a run only when its files overlap the locked ones."""
+    locks = snakemake_locks(workdir)
+    if dirs is not None:
+        norm = [os.path.normpath(d) for d in dirs]
+        locks = {name: paths for name, paths in locks.items() if any(_under(p, norm) for p in paths)}
+    if not locks:
+        return None
+    pids = snakemake_processes(workdir, proc)
+    if pids is None:
+        return None
+    where = os.path.join(".snakemake", "locks")
+    if pids:
+        return (
+            f"onlinerank: another Snakemake run (pid {', '.join(map(str, pids))}) works in this "
+            f"directory and holds its lock ({where}); wait for it to finish"
+        )
+    return (
+        f"onlinerank: a stale Snakemake lock ({where}: {', '.join(locks)}) from an interrupted run, "
+        f"and no Snakemake process works here: run `make unlock CONFIG={config}`, then this again"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``figure-path CONFIG NAME`` | ``check-figure CONFIG NAME`` | ``check-lock CONFIG``."""
+    args = sys.argv[1:] if argv is None else argv
+    usage = (
+        "usage: python -m onlinerank.tiers figure-path CONFIG NAME | check-figure CONFIG NAME "
+        "| check-lock CONFIG"
+    )
+    if not args or args[0] not in ("figure-path", "check-figure", "check-lock"):
+        print(usage, file=sys.stderr)
+        return 2
+    cmd, rest = args[0], args[1:]
+    if len(rest) != (1 if cmd == "check-lock" else 2):
+        print(usage, file=sys.stderr)
+        return 2
+    config = rest[0]
+    from .config import ConfigError, output_dirs
+
+    try:
+        results, figures = output_dirs(config)
+    except FileNotFoundError:
+        print(f"onlinerank: CONFIG={config}: no such file", file=sys.stderr)
+        return 2
+    except (ConfigError, OSError, ValueError) as e:
+        print(f"onlinerank: CONFIG={config}: {e}", file=sys.stderr)
+        return 2
+    if cmd == "figure-path":
+        print(figure_path(config, rest[1]))
+        return 0
+    if cmd == "check-figure":
+        name, names = rest[1], figure_names()
+        if name in names:
+            return 0
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        print(
+            f"onlinerank: NAME={name or '(empty)'}: not a figure of the pipeline; {hint}"
+            f"known: {', '.join(names)} (usage: make figure NAME=regret_vs_T CONFIG={config})",
+            file=sys.stderr,
+        )
+        return 2
+    line = lock_problem(os.getcwd(), [results, figures], config)
+    if line:
+        print(line, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
