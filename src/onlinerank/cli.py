@@ -15,6 +15,7 @@ import math
 import os
 import sys
 import time
+from typing import NoReturn
 
 __all__ = ["main", "estimate_memory", "available_memory", "estimate_seconds"]
 
@@ -69,7 +70,7 @@ FAMILY_K = {
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 

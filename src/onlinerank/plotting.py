@@ -150,7 +150,7 @@ LEARNER_COLORS = {
 
 #: styles of further OnlineRank variants of one sampler (other learning rates, ...): a hue of the
 #: sampler's family of colours, a marker and a line style that no other learner uses
-ONLINERANK_VARIANTS = {
+ONLINERANK_VARIANTS: dict[str, list[dict[str, Any]]] = {
     "plackett-luce": [
         {"color": "#17becf", "marker": "D", "ls": ":", "mfc": "#17becf"},
         {"color": "#393b79", "marker": "v", "ls": (0, (5, 1)), "mfc": "#393b79"},
@@ -206,7 +206,7 @@ def learner_style(spec: dict, label: str, learners: dict | None = None) -> dict:
     number them without collisions."""
     if spec.get("name") == "onlinerank":
         sampler = spec.get("sampler", "plackett-luce")
-        st = dict(SAMPLER_STYLE.get(sampler, SAMPLER_STYLE["plackett-luce"]))
+        st: dict[str, Any] = dict(SAMPLER_STYLE.get(sampler, SAMPLER_STYLE["plackett-luce"]))
         if spec.get("eta", "paper") != "paper":
             st["label"] += f" ({eta_text(spec['eta'])})"
         i = _variant_index(spec, label, learners)
@@ -215,7 +215,7 @@ def learner_style(spec: dict, label: str, learners: dict | None = None) -> dict:
             st.update(variants[(i - 1) % len(variants)])
         return st
     return {
-        "color": LEARNER_COLORS.get(spec.get("name")),
+        "color": LEARNER_COLORS.get(str(spec.get("name"))),
         "marker": "^",
         "ls": "-.",
         "mfc": "none",
@@ -316,7 +316,7 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
     for lab, st in styles.items():
         if seen[st["label"]] > 1:
             st["label"] += f" [{lab}]"
-    handles = {}
+    handles: dict[str, Any] = {}
     for ax, key in zip(axes.flat, keys, strict=False):
         fam, n, k, adv = key
         sub = panels[key]
@@ -338,7 +338,8 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
         means = [r["mean"] for r in sub]
         linthresh = regret_yscale(ax, means, curves)
         # a log axis: bands are clipped half a decade below the smallest positive value
-        floor = -np.inf if linthresh is not None else _log_floor(means + curves)
+        # a log axis is chosen only when every mean is positive, so _log_floor finds a value
+        floor: float = -np.inf if linthresh is not None else (_log_floor(means + curves) or 1.0)
         for lab, rs in sorted(by_learner.items()):
             rs.sort(key=lambda r: r["T"])
             st = styles[lab]
