@@ -33,11 +33,21 @@ myst_heading_anchors = 3
 myst_dmath_double_inline = True
 suppress_warnings = ["myst.header"]
 
-autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": True}
+# members defined in each module only (a package's re-exports are documented where they are defined)
+autodoc_default_options = {
+    "members": True,
+    "undoc-members": False,
+    "show-inheritance": True,
+    "ignore-module-all": True,
+}
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
 napoleon_numpy_docstring = True
 napoleon_google_docstring = False
+# parameter types in numpy-style docstrings are prose ("int or array", "optional"), not references
+napoleon_preprocess_types = False
+napoleon_use_param = False
+napoleon_use_rtype = False
 
 html_theme = "alabaster"
 html_title = "onlinerank"

@@ -183,8 +183,8 @@ def ln_factorial(n: ArrayLike) -> float | np.ndarray:
 
 
 def _chosen(family: str, n: ArrayLike, k: int) -> int | np.ndarray:
-    """|U| per round of a binary family: 1 (single), k (kchoice), n//2 (subset: the adversaries
-    of this project play |U| = n//2)."""
+    """``|U|`` per round of a binary family: 1 (single), k (kchoice), n//2 (subset: the adversaries
+    of this project play ``|U| = n//2``)."""
     if family == "single":
         return 1
     if family == "kchoice":
@@ -254,7 +254,7 @@ def fpl_parameters(
     """``(D, R, A)`` of Kalai–Vempala for rankings as position vectors (THEORY §3.3).
 
     ``D = floor(n^2/2)`` (l1 diameter); ``R`` = range of ``d . s``; ``A = max ||s||_1``:
-    single ``(n-1, 1)``, kchoice ``(k(n-k), k)``, subset ``(floor(n^2/4), n//2)`` (|U| = n//2),
+    single ``(n-1, 1)``, kchoice ``(k(n-k), k)``, subset ``(floor(n^2/4), n//2)`` (``|U| = n//2``),
     spearman ``((n^3-n)/6, n(n+1)/2)``, graded (needs ``M``; FPL is invariant to a constant
     shift of ``s``, so centre it) ``(sqrt(C(n,2) M), sqrt(M))`` [X].
     """

@@ -201,7 +201,7 @@ def spearman_rho(orders: np.ndarray, sigma: np.ndarray) -> np.ndarray:
 class Feedback:
     """A batch of feedback vectors for R replicates (one round).
 
-    Exactly one of ``items`` (chosen items, shape ``(R, k)``; binary feedback with |U| = k) and
+    Exactly one of ``items`` (chosen items, shape ``(R, k)``; binary feedback with ``|U| = k``) and
     ``values`` (dense real feedback, shape ``(R, n)``) is given.
     """
 

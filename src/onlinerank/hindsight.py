@@ -1,6 +1,6 @@
 """The best fixed ranking in hindsight and its loss in closed form (THEORY §1 "Offline optimum").
 
-Sorting by the cumulative score ``S`` in decreasing order minimises every pair simultaneously, so
+Sorting by the cumulative score ``S`` in decreasing order minimises every pair simultaneously, so::
 
     L_T(pi*) = sum_{u<v} min(A_uv, B_uv)
              = 1/2 sum_t sum_{u<v} |s_t(u) - s_t(v)|  -  1/2 sum_{u<v} |S(u) - S(v)|.

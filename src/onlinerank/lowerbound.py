@@ -729,7 +729,8 @@ def _sharp_g(lam: np.ndarray) -> np.ndarray:
 def lower_bound_sharp(n: int, T: ArrayLike, k: int = 1) -> float | np.ndarray:
     """THEORY §4.5 (b): ``n(n-1)/4 sqrt(2/pi) (sqrt(lam+1) - 1 - 1/(2 sqrt(lam+1)))``, ``lam = rT``.
 
-    Valid for ALL ``T >= 1`` (it is negative, hence trivial, for ``lam < 1.14``).  Proof:
+    Valid for ALL ``T >= 1`` (it is negative, hence trivial, for ``lam < sqrt(3)/2 = 0.866``,
+    where ``sqrt(lam+1) - 1 - 1/(2 sqrt(lam+1))`` changes sign).  Proof:
     ``e_N >= sqrt(2/pi) (sqrt(N+1) - 1)`` for all ``N >= 0`` and ``sqrt`` is above its
     quadratic expansion at ``mu = lam + 1``; ``Var N = lam(1-r) <= lam``.  Its ratio to
     ``sqrt(lam)`` increases to 1, so the bound reaches the exact constant at rate

@@ -10,13 +10,13 @@ Implements THEORY.md:
 * §2.5: the regret as a sum of per-round terms plus a final one, which is what the DP maximises;
 * §3.4: the dynamic program over canonical score states.
 
-Regret decomposition (THEORY §1 offline optimum): for every sequence,
+Regret decomposition (THEORY §1 offline optimum): for every sequence::
 
     Regret = sum_t [ E ellell(pi_t, s_t) - 1/2 sum_{u<v} |s_t(u) - s_t(v)| ]
              + 1/2 sum_{u<v} |S_T(u) - S_T(v)|,
 
 and when the law of ``pi_t`` is a function of ``S_{t-1}`` the first term of round t depends on
-``(S_{t-1}, s_t)`` only.  Hence the value function
+``(S_{t-1}, s_t)`` only.  Hence the value function::
 
     V_T(S) = -hindsight_loss(S, 0),
     V_t(S) = max_{s in family} [ E_S ellell(pi, s) - 1/2 |s|_pairs + V_{t+1}(S + s) ],
@@ -538,7 +538,7 @@ def infer_family(seq: np.ndarray) -> tuple[str, int]:
 def play_regret(lrn: Learner, game: Game, seqs: np.ndarray, items: bool = True) -> np.ndarray:
     """Exact expected regret of every sequence ``seqs[r]`` (R, T, n) against the learner, played
     forward with its own ``expected_loss`` and ``update`` (R replicates) and the hindsight optimum
-    of THEORY §1.  With ``items`` (default), rounds whose rows are all ``1_U`` with one |U| in
+    of THEORY §1.  With ``items`` (default), rounds whose rows are all ``1_U`` with one ``|U|`` in
     ``1..n-1`` are passed as chosen items (the learners' fast paths), otherwise as dense values."""
     seqs = np.asarray(seqs)
     R, T, n = seqs.shape

@@ -10,25 +10,25 @@ A new adversary is one module in this folder: subclass :class:`Adversary`, set `
 ``oblivious`` and ``families``, decorate the class with ``@register``.  The package imports every
 module of the folder, so there is no import line to add.
 
-What to implement
------------------
+What an adversary implements
+----------------------------
 Required: ``name``, ``families``, ``oblivious`` (True unless it reads the learner);
 :meth:`Adversary.feedback`; :meth:`Adversary.reset` when it has state (call ``super().reset``).
 Optional hooks, declared on :class:`Adversary` with their defaults:
 
-==============================  ===============================  ==================================
-hook                            default                          override to
-==============================  ===============================  ==================================
-``example()``                   ``cls()``                        give the conformance tests an
-                                                                 instance exercising every path
-``check(game)``                 refuse families not in           refuse other games (before any
-                                ``families``                     work; call ``super().check``)
-``M(n)``                        ``None`` (cannot state M)        state M for graded feedback
-``checkpoint_metrics(learner)`` ``{}``                           record metrics (R,) at checkpoints
-``feedback_block(t0, B)``       one round: ``feedback(t0)``      hand out many rounds at once
-                                                                 (oblivious adversaries)
-``describe()``                  ``{"adversary": name}``          add parameters to the outputs
-==============================  ===============================  ==================================
+=================================  ===============================  ==================================
+hook                               default                          override to
+=================================  ===============================  ==================================
+``example()``                      ``cls()``                        give the conformance tests an
+                                                                    instance exercising every path
+``check(game)``                    refuse families not in           refuse other games (before any
+                                   ``families``                     work; call ``super().check``)
+``M(n)``                           ``None`` (cannot state M)        state M for graded feedback
+``checkpoint_metrics(learner)``    ``{}``                           record metrics (R,) at checkpoints
+``feedback_block(t0, B)``          one round: ``feedback(t0)``      hand out many rounds at once
+                                                                    (oblivious adversaries)
+``describe()``                     ``{"adversary": name}``          add parameters to the outputs
+=================================  ===============================  ==================================
 
 ``Adversary.implements("hook")`` tells whether a class overrides an optional hook.
 """

@@ -10,7 +10,7 @@ where ``d_K`` is the Kendall tau distance (number of discordant pairs).  ``phi =
 uniform law on the n! rankings; ``phi -> 0`` concentrates on the centre.
 
 Exact sampler: repeated insertion (RIM, Doignon–Pekeč–Regenwetter 2004)
-----------------------------------------------------------------------
+------------------------------------------------------------------------
 Take the items in centre order ``c_1, c_2, ..., c_n`` (``c_1`` the centre's top item) and build a
 list by inserting them one at a time.  When item ``c_i`` is inserted, the list holds
 ``c_1..c_{i-1}`` (in some order) and ``c_i`` is put at ``J_i`` places *from the end* of the list,

@@ -5,8 +5,8 @@ this folder: subclass :class:`Learner`, set ``name``, decorate the class with ``
 package imports every module of the folder (``learners/__init__.py``), so there is no import
 line to add.
 
-What to implement
------------------
+What a learner implements
+-------------------------
 Required: ``name``; :meth:`Learner.reset` (call ``super().reset``), :meth:`Learner._rank` and
 :meth:`Learner.update`.  Everything else is an optional hook, declared on :class:`Learner` with
 its default and documented there once:
