@@ -296,7 +296,7 @@ def bench_dense(n: int, repeats: int, rng: np.random.Generator) -> list[tuple]:
 
 
 def bench_permelearn(n: int) -> list[tuple]:
-    """Issue 5 speed target: OnlineRank (Plackett–Luce) per round vs PermELearn at n, one
+    """Speed target: OnlineRank (Plackett–Luce) per round vs PermELearn at n, one
     replicate each, measured back to back.  A whole Birkhoff draw takes minutes at n = 1000, so
     PermELearn's round is timed as its update plus the first step of the draw (one assignment
     problem, work every draw performs): the ratio is a lower bound on the true one."""
@@ -557,7 +557,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--no-scale", action="store_true", help="skip the memory and per-cell pipeline-cost checks"
     )
-    # --- exact worst-case DP (issue 14): bench/worst_case.py ---
+    # --- exact worst-case DP: bench/worst_case.py ---
     ap.add_argument("--no-worst-case", action="store_true", help="skip the worst-case DP reach")
     ap.add_argument(
         "--worst-case-confirm", action="store_true", help="also run every predicted DP reach (~30 min)"
@@ -594,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
             scale_out()
         except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
             print(f"scale-out checks failed: {e}")
-    if not args.no_worst_case:  # --- exact worst-case DP (issue 14) ---
+    if not args.no_worst_case:  # --- exact worst-case DP ---
         from bench.worst_case import bench_worst_case
 
         bench_worst_case(args.worst_case_confirm)

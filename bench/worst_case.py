@@ -1,4 +1,4 @@
-"""Reach of the exact worst-case DP (issue 14): how large an (n, T) each learner's DP solves in
+"""Reach of the exact worst-case DP (theory §3.4): how large an (n, T) each learner's DP solves in
 60 s on this machine, single choice at each learner's default rate.
 
 * Targets (timed runs): OnlineRank at n = 6, T = 100 and n = 8, T = 30, each within 60 s.
@@ -113,6 +113,6 @@ def reach(confirm: bool = False) -> None:
 
 
 def bench_worst_case(confirm: bool = False) -> None:
-    print("-- exact worst-case DP (issue 14) --")
+    print("-- exact worst-case DP --")
     targets()
     reach(confirm)

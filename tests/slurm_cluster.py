@@ -11,7 +11,7 @@ By hand (as root)::
     .venv/bin/python tests/slurm_cluster.py up      # prints `export SLURM_CONF=...` and the PIDs
     .venv/bin/python tests/slurm_cluster.py down    # reads the PIDs back and stops them
 
-No systemd is needed or used (see /work/shared/SLURM-NOTES.md): munged (as user munge),
+No systemd is needed or used (see design §slurm in docs/design.md): munged (as user munge),
 slurmctld -D and slurmd -D are started as background processes whose configuration, state,
 spool, logs, munge key and munge socket all live under one scratch directory; the daemons listen
 on free ports chosen at start-up, so neither a system munged/slurmctld nor a second test cluster

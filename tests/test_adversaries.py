@@ -156,7 +156,7 @@ def test_cyclic_is_the_least_favoured_rule(n, family, k, ties):
 
 
 def test_cyclic_regret_of_onlinerank_is_one_eighth():
-    """THEORY §3.4: regret about eta T (n-1)/8, ratio about 1/8 to n sqrt(T M ln 2)."""
+    """theory §3.4: regret about eta T (n-1)/8, ratio about 1/8 to n sqrt(T M ln 2)."""
     game = Game(n=10, T=2000)
     res = simulate(OnlineRank(), make_adversary("cyclic"), game, 1, sample=False)
     reg = res.regret[0, -1]

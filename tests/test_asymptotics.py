@@ -1,4 +1,4 @@
-"""onlinerank.asymptotics: the Section 4 / §5 Omega statements decided exactly (THEORY §3.3).
+"""onlinerank.asymptotics: the Section 4 / §5 Omega statements decided exactly (theory §3.3).
 
 The constants against hand-derived closed forms and against the numeric bounds of
 onlinerank.bounds (an independent code path) at the point where the infimum lies; the

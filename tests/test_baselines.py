@@ -1,4 +1,4 @@
-"""Baselines of THEORY §3.3 (Hedge over n! rankings, FPL, PermELearn) against independent oracles."""
+"""Baselines of theory §3.3 (Hedge over n! rankings, FPL, PermELearn) against independent oracles."""
 
 import itertools
 import math

@@ -54,7 +54,7 @@ def test_kchoice_uses_the_given_k(capsys):
 SAMPLE_TRACE = Path(__file__).resolve().parents[1] / "examples" / "trace-single-n5.txt"
 N_RANGE = "--n: must be an integer >= 2"
 BAD = [
-    # issue 17.8, as the user typed them
+    # bad command lines as a user types them
     (["--seed", "-1"], "argument --seed: must be an integer >= 0, got -1"),
     (["--n", "0"], f"argument {N_RANGE}, got 0"),
     (["--n", "1"], f"argument {N_RANGE}, got 1"),  # same wording as --n 0
@@ -342,7 +342,7 @@ def _trace_rows(path: Path, n: int) -> np.ndarray:
 
 def _plackett_luce_regret(seq: np.ndarray, eta: float) -> float:
     """OnlineRank's exact expected regret by enumerating the Plackett-Luce law of every round
-    (THEORY §2.3), minus the best fixed ranking's loss found by enumeration (THEORY §1)."""
+    (theory §2.3), minus the best fixed ranking's loss found by enumeration (theory §1)."""
     T, n = seq.shape
     orders = [list(o) for o in itertools.permutations(range(n))]
 

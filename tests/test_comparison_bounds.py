@@ -1,4 +1,4 @@
-"""Comparison bounds of THEORY §3.3 (Hedge, FPL, PermELearn) against Theorem 3.1.
+"""Comparison bounds of theory §3.3 (Hedge, FPL, PermELearn) against Theorem 3.1.
 
 Hand-computed values check the formulas; the ratio tests check the paper's claimed separations:
 ``ratio_to_theorem31 / claimed_factor`` stays inside a stated band for n in [10, 10^4].

@@ -49,7 +49,7 @@ def test_losses_match_definitions_and_identity():
 
 
 def test_identity_special_cases():
-    """THEORY §1: single choice ell == ellell; k-choice difference C(k,2); Spearman -(n+1)n(n-1)/3."""
+    """theory §1: single choice ell == ellell; k-choice difference C(k,2); Spearman -(n+1)n(n-1)/3."""
     rng = np.random.default_rng(2)
     n = 7
     order = rng.permutation(n)
@@ -62,7 +62,7 @@ def test_identity_special_cases():
         s = spearman_feedback(sigma)
         d = position_loss(np.arange(n), s) - pairwise_loss(np.arange(n), s)
         assert d == pytest.approx(-(n + 1) * n * (n - 1) / 3)
-    # -rho = ellell(pi, -sigma) - sum i^2 (THEORY §1)
+    # -rho = ellell(pi, -sigma) - sum i^2 (theory §1)
     sigma = rng.permutation(6) + 1
     order = rng.permutation(6)
     rho = spearman_rho(order, sigma)
@@ -139,7 +139,7 @@ def test_bad_feedback_is_rejected():
 
 
 def test_hindsight_optimum_matches_brute_force():
-    """L_T(pi*) closed form == min over all n! rankings (THEORY §1, §5.5)."""
+    """L_T(pi*) closed form == min over all n! rankings (theory §1, §5.5)."""
     rng = np.random.default_rng(5)
     for n, T, kind in [(4, 7, "real"), (5, 6, "binary"), (5, 9, "single"), (4, 5, "spearman")]:
         if kind == "real":

@@ -1,5 +1,5 @@
 """onlinerank.game.Game: validation of the game's parameters, M from the family's closed form
-(THEORY §1.1), the number of chosen items per round."""
+(theory §1.1), the number of chosen items per round."""
 
 import dataclasses
 

@@ -1,4 +1,4 @@
-"""Pinned, recorded versions (issue 17.7): the lock files that `make` installs from, their
+"""Pinned, recorded versions: the lock files that `make` installs from, their
 agreement with pyproject.toml and environment.yml, the Makefile's reinstall on a lock refresh,
 and the versions that the manifest and the claims report record."""
 

@@ -1,4 +1,4 @@
-"""LogWeights, the per-replicate state of OnlineRank (THEORY §2.1, §2.5).
+"""LogWeights, the per-replicate state of OnlineRank (theory §2.1, §2.5).
 
 Oracles, independent of the package:
 

@@ -17,7 +17,7 @@ LN2 = math.log(2)
 
 def brute_force_regret(n: int, k: int, T: int) -> Fraction:
     """E[regret] of any algorithm against uniform k-subsets, by enumerating every sequence:
-    ``T k(n-k)/2 - E[L*]`` with ``L* = sum_{u<v} min(f_u, f_v) - T C(k, 2)`` (THEORY §4.1)."""
+    ``T k(n-k)/2 - E[L*]`` with ``L* = sum_{u<v} min(f_u, f_v) - T C(k, 2)`` (theory §4.1)."""
     subsets = list(itertools.combinations(range(n), k))
     total = Fraction(0)
     for seq in itertools.product(subsets, repeat=T):

@@ -1,4 +1,4 @@
-"""Tests for onlinerank.lowerbound (THEORY §4, GOLDEN G7/G8).
+"""Tests for onlinerank.lowerbound (theory §4, GOLDEN G7/G8).
 
 Every assertion compares against an independent computation: brute-force enumeration of
 feedback sequences and rankings, exact laws of the frequency vector in Fraction arithmetic,
@@ -81,7 +81,7 @@ def regret_from_law(n: int, k: int, T: int) -> Fraction:
 
 
 def decimal_regret(n: int, k: int, T: int, prec: int = 40) -> Decimal:
-    """THEORY §4.2 in `prec`-digit Decimal: binomial weights from the ratio recurrence around
+    """theory §4.2 in `prec`-digit Decimal: binomial weights from the ratio recurrence around
     the mode (normalised by their sum), e_N from e_{2m+3} = e_{2m+1} (2m+3)/(2m+2)."""
     r = Fraction(2 * k * (n - k), n * (n - 1))
     with localcontext() as ctx:
@@ -299,7 +299,7 @@ def test_q_r():
 
 
 # --------------------------------------------------------------------------------------------
-# asymptotics (THEORY §4.3)
+# asymptotics (theory §4.3)
 # --------------------------------------------------------------------------------------------
 
 
@@ -337,7 +337,7 @@ def test_sandwich_for_lambda_at_least_one():
 
 
 # --------------------------------------------------------------------------------------------
-# explicit bounds (THEORY §4.5)
+# explicit bounds (theory §4.5)
 # --------------------------------------------------------------------------------------------
 
 GRID_T = np.array([1, 2, 3, 4, 5, 7, 10, 20, 50, 100, 300, 1000, 3000, 10**4, 3 * 10**4, 10**5])
@@ -375,7 +375,7 @@ def test_berry_esseen_sum_is_the_written_formula():
 
 
 def test_berry_esseen_closed_form_claim():
-    """THEORY §4.5 (c): sigma >= 10 implies regret >= 0.0884 n(n-1) sigma (checked on a grid,
+    """theory §4.5 (c): sigma >= 10 implies regret >= 0.0884 n(n-1) sigma (checked on a grid,
     also against the sum form it is derived from)."""
     for n, k in [(3, 1), (10, 1), (10, 5), (50, 1), (50, 25)]:
         p = k / n
@@ -414,7 +414,7 @@ def test_e_N_lower_bound_used_in_sharp_bound():
 
 
 # --------------------------------------------------------------------------------------------
-# h_c (THEORY §4.5 d)
+# h_c (theory §4.5 d)
 # --------------------------------------------------------------------------------------------
 
 
@@ -468,7 +468,7 @@ def test_h_c_linear_in_n():
 
 
 # --------------------------------------------------------------------------------------------
-# the paper's route (THEORY §4.4)
+# the paper's route (theory §4.4)
 # --------------------------------------------------------------------------------------------
 
 
@@ -487,7 +487,7 @@ def test_joint_tail_prob_vs_direct_multinomial(n, k, T):
 )
 def test_negative_association(n, k, T):
     assert lb.negative_association_gap(n, T, k) <= 1e-15
-    # the sum of joint tails is E L*_ell (THEORY §4.1 / §4.4)
+    # the sum of joint tails is E L*_ell (theory §4.1 / §4.4)
     tails = lb.joint_tail_prob(n, T, np.arange(1, T + 1), k)
     l_ell = 0.5 * n * (n - 1) * tails.sum()
     assert l_ell - T * math.comb(k, 2) == pytest.approx(lb.expected_best_loss(n, T, k), rel=1e-12)

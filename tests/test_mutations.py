@@ -93,7 +93,7 @@ def test_eta_tenth_fails_theorem_31_and_its_corollaries(runs):
     ):
         assert v[cid] == "FAIL", cid
     # the learner with a tenth of eta_p is still a multiplicative-weights learner: the sharp bound
-    # C(n,2) ln2/eta + eta T M/2 at its own rate holds for every eta (THEORY §3.2 [X])
+    # C(n,2) ln2/eta + eta T M/2 at its own rate holds for every eta (theory §3.2 [X])
     assert v["beyond.any_eta"] == "PASS"
     # the sampled Lemma 6.1 check does not involve the learning rate: bit-identical
     assert cell_values(runs["eta-0.1"]["lemma6.1"]) == cell_values(runs["unmutated"]["lemma6.1"])

@@ -1,4 +1,4 @@
-"""The tutorial notebook from a new user's side (issue 17.3): it finds the repository's results
+"""The tutorial notebook from a new user's side: it finds the repository's results
 from wherever it is opened, says in one line which command makes them when there are none, and
 `make notebook` opens it in JupyterLab running the project's Python."""
 

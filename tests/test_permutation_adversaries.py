@@ -1,4 +1,4 @@
-"""Permutation (Spearman) and graded adversaries: mallows, reverse, graded (THEORY §1, §3.2).
+"""Permutation (Spearman) and graded adversaries: mallows, reverse, graded (theory §1, §3.2).
 
 Every check compares against an independent computation (enumeration of all n! rankings, plain
 Python loops over pairs, brute force over vertices).  Chi-square tests use fixed seeds and reject

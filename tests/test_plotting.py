@@ -1,4 +1,4 @@
-"""regret_panels and learner_style: what a user sees in the regret figures (issue 17.9)."""
+"""regret_panels and learner_style: what a user sees in the regret figures."""
 
 import matplotlib
 import numpy as np

@@ -1,4 +1,4 @@
-"""Samplers of OnlineRank (THEORY §2.2-§2.4): exact laws, Lemma 6.1, and the fast samplers.
+"""Samplers of OnlineRank (theory §2.2-§2.4): exact laws, Lemma 6.1, and the fast samplers.
 
 Oracles, independent of the package:
 

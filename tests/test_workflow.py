@@ -140,7 +140,7 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, tmp_path):
 
 
 def test_manifest_records_the_versions_in_use(smoke_run):
-    """Issue 17.7: results/manifest.json names the Python, numpy, numba, scipy and snakemake that
+    """results/manifest.json names the Python, numpy, numba, scipy and snakemake that
     made the results (those of the environment that ran the pipeline, here this one)."""
     import platform
     from importlib.metadata import version
@@ -161,7 +161,7 @@ def test_manifest_hashes_match(smoke_run):
 
 
 def test_notebook_runs_headless_and_has_no_outputs(smoke_run, monkeypatch):
-    """Issue 17.3: after `make smoke`, opened from notebooks/ as Jupyter does (its working
+    """After `make smoke`, opened from notebooks/ as Jupyter does (its working
     directory), with ONLINERANK_RESULTS unset, the notebook finds the smoke tier's results."""
     import nbformat
     from nbclient import NotebookClient

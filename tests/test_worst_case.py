@@ -1,9 +1,9 @@
-"""Exact worst case of every learner (onlinerank.worst_case; THEORY §1, §2.5, §3.2–§3.4).
+"""Exact worst case of every learner (onlinerank.worst_case; theory §1, §2.5, §3.2–§3.4).
 
 Oracles: brute force over all sequences with each learner played forward by its own update
 (no state reduction, no set_scores hook), enumeration of the Plackett–Luce law, the tanh identity
-of THEORY §2.5, closed forms (uniform ranking), THEORY §3.4's reference table and the numbers
-quoted in issue 14.
+of theory §2.5, closed forms (uniform ranking), theory §3.4's reference table and the numbers
+quoted in theory §3.4.
 """
 
 from __future__ import annotations
@@ -88,14 +88,14 @@ LAW_LABELS = law_params(SPECS, LEARNERS)
 
 
 def _pairwise_loss(order, s) -> float:
-    """ll(pi, s) = sum over u placed before v of [s(v) - s(u)]_+ (THEORY §1, (2.2))."""
+    """ll(pi, s) = sum over u placed before v of [s(v) - s(u)]_+ (theory §1, (2.2))."""
     return sum(
         max(s[order[j]] - s[order[i]], 0.0) for i in range(len(order)) for j in range(i + 1, len(order))
     )
 
 
 def _pl_regret(seq: np.ndarray, eta: float) -> float:
-    """OnlineRank's expected regret by enumerating the Plackett–Luce law (THEORY §2.3)."""
+    """OnlineRank's expected regret by enumerating the Plackett–Luce law (theory §2.3)."""
     T, n = seq.shape
     orders = list(itertools.permutations(range(n)))
     S = np.zeros(n)
@@ -111,7 +111,7 @@ def _pl_regret(seq: np.ndarray, eta: float) -> float:
 
 
 def _tanh_regret(seq: np.ndarray, eta: float) -> float:
-    """THEORY §2.5 regret identity (tanh form)."""
+    """theory §2.5 regret identity (tanh form)."""
     seq = np.asarray(seq, dtype=float)
     n = seq.shape[1]
     iu, iv = np.triu_indices(n, 1)
@@ -142,7 +142,7 @@ def test_sequence_regret_matches_plackett_luce_and_tanh_identity(family, n, k):
 
 
 def test_family_actions_and_M():
-    """Each family's vectors (THEORY §1) and M = max_s sum_{u<v} (s_u - s_v)^2 (§1.1)."""
+    """Each family's vectors (theory §1) and M = max_s sum_{u<v} (s_u - s_v)^2 (§1.1)."""
     counts = {("single", 5, 1): 5, ("kchoice", 5, 2): 10, ("subset", 4, 1): 16, ("spearman", 4, 1): 24}
     for (fam, n, k), A in counts.items():
         s = family_actions(n, fam, k).astype(float)
@@ -347,7 +347,7 @@ def test_onlinerank_dp_brute_force_and_independent_replay_over_eta(f):
         assert dp.value == pytest.approx(
             brute_force_worst_regret(n, T, family=family, k=k, eta=eta), abs=1e-9
         )
-        # replay through the simulator's own exact-regret function (THEORY §2.5, no learner class)
+        # replay through the simulator's own exact-regret function (theory §2.5, no learner class)
         assert exact_expected_regret(dp.argmax_seq, eta) == pytest.approx(dp.value, abs=1e-9)
         assert dp.value <= dp.bound_sharp
 
@@ -374,7 +374,7 @@ def test_uniform_ranking_closed_form():
 
 
 # ------------------------------------------------------------------------------------------
-# Reference values: THEORY §3.4 and issue 14
+# Reference values: theory §3.4
 # ------------------------------------------------------------------------------------------
 
 
@@ -401,7 +401,7 @@ def test_theory_table(n, T, family, k, value, digits, ratio):
 
 
 def test_theory_sharp_ratio_claims():
-    """THEORY §3.4: 0.521 of the sharp bound at eta_paper; peak 0.884 at 0.25 eta_paper."""
+    """theory §3.4: 0.521 of the sharp bound at eta_paper; peak 0.884 at 0.25 eta_paper."""
     r = exact_worst_regret(3, 400, return_argmax=False)
     assert r.ratio_sharp == pytest.approx(0.5215, abs=5e-4)
     r = exact_worst_regret(3, 400, eta=0.25 * r.eta, return_argmax=False)
@@ -444,14 +444,14 @@ def test_sharp_bound_for_every_eta(n, T, family, k):
         assert r.ratio_sharp == pytest.approx(r.value / r.bound_sharp)
         if f == 1.0:
             assert r.value <= r.bound_thm31
-            # at the paper's eta the sharp bound equals (n - 1/2) sqrt(T M ln 2) (THEORY §3.2)
+            # at the paper's eta the sharp bound equals (n - 1/2) sqrt(T M ln 2) (theory §3.2)
             assert r.bound_sharp == pytest.approx((n - 0.5) * math.sqrt(T * M * math.log(2)))
 
 
 @pytest.mark.parametrize("name", ["hedge", "fpl", "permelearn"])
 @pytest.mark.parametrize("family,n,T,k", [("single", 3, 60, 1), ("single", 5, 12, 1), ("kchoice", 4, 12, 2)])
 def test_baselines_within_their_own_bounds(name, family, n, T, k):
-    """Each baseline's exact worst case is below its own bound (THEORY §3.3)."""
+    """Each baseline's exact worst case is below its own bound (theory §3.3)."""
     r = exact_worst_regret(n, T, learner=name, family=family, k=k, return_argmax=False)
     assert math.isfinite(r.bound_own) and 0 < r.value <= r.bound_own
     assert math.isnan(r.bound_sharp) and math.isnan(r.eta)

@@ -3,7 +3,7 @@
 Oracles: the exact DP (every search value is a lower bound on it, and the beam with a width
 above the number of reachable states is the DP), replay of every recorded sequence by the
 learner's own play and, for OnlineRank, by the simulator's independent exact-regret function, a
-per-round loop implementation of the staircase policy, and the numbers quoted in issue 14.
+per-round loop implementation of the staircase policy, and the numbers quoted in theory §3.4.
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def test_every_search_is_a_replayable_lower_bound(learner, family, n, T, k):
 
 def test_issue_14_greedy_fractions_of_the_exact_worst_case():
     """Greedy reaches 0.86–0.94 of OnlineRank's exact worst case at n = 3, 4 but only 0.29–0.53
-    of FPL's (issue 14): at (n, T) = (3, 100) and (4, 40), single choice, default rates."""
+    of FPL's: at (n, T) = (3, 100) and (4, 40), single choice, default rates."""
     for n, T in [(3, 100), (4, 40)]:
         frac = {}
         for lr in ("onlinerank", "fpl"):
@@ -238,7 +238,7 @@ def test_tightness_rows(smoke_tables):
     assert [r["n"] for r in best] == [3, 4, 6]
     for b in best:
         assert b["ratio_sharp"] == max(r["ratio_sharp"] for r in rows if r["n"] == b["n"])
-    # THEORY §3.4: at eta_p / 4 the ratio grows with T for n = 3
+    # theory §3.4: at eta_p / 4 the ratio grows with T for n = 3
     r3 = {r["T"]: r["ratio_sharp"] for r in rows if r["n"] == 3 and r["eta_factor"] == 0.25}
     assert r3[40] > r3[20]
 

@@ -3,8 +3,8 @@ Correlation and Other Feedback" (arXiv 1308.6797).
 
 Public API (stable):
 
-* samplers (THEORY §2): :func:`plackett_luce`, :func:`quicksort`, :func:`pair_probs`
-* losses (THEORY §1): :func:`position_loss`, :func:`pairwise_loss`, :func:`complexity_M`
+* samplers (theory §2): :func:`plackett_luce`, :func:`quicksort`, :func:`pair_probs`
+* losses (theory §1): :func:`position_loss`, :func:`pairwise_loss`, :func:`complexity_M`
 * the algorithm: :class:`OnlineRank`; the engine: :func:`simulate`, :class:`Game`
 * exact regret of an explicit sequence: :func:`exact_expected_regret`
 * bounds: ``onlinerank.bounds.theorem31(n, T, M, eta=None)`` and friends

@@ -1,7 +1,7 @@
 """Compiled layer kernels of the exact worst-case DP (:mod:`onlinerank.worst_case`).
 
 Imported lazily (numba start-up), so ``import onlinerank`` stays light.  A *state* is an integer
-score vector reduced modulo translation (THEORY §3.4): ``canon(x) = sort(x) - min x`` for learners
+score vector reduced modulo translation (theory §3.4): ``canon(x) = sort(x) - min x`` for learners
 whose law is symmetric in the items, ``x - min x`` (labels kept) for the others.  Keys are int64:
 
 * sorted states ``0 = y_0 <= y_1 <= ... <= y_{n-1} <= B``: the combinatorial number system of the
@@ -19,7 +19,7 @@ __all__ = ["binomial_table", "successor_keys", "successor_states"]
 
 def binomial_table(top: int, n: int) -> np.ndarray:
     """``C(m, j)`` for ``0 <= m <= top``, ``0 <= j < n`` as int64 (caller checks the range), for
-    the keys of THEORY §3.4's sorted canonical states."""
+    the keys of theory §3.4's sorted canonical states."""
     out = np.zeros((top + 1, n), dtype=np.int64)
     out[:, 0] = 1
     for m in range(1, top + 1):
@@ -68,7 +68,7 @@ def _key(y, labelled, binom, base):
 
 @njit(cache=True)
 def successor_keys(X, acts, labelled, binom, base):
-    """Keys of ``canon(X[i] + acts[a])`` (THEORY §3.4) for every state i and action a, (N, A)."""
+    """Keys of ``canon(X[i] + acts[a])`` (theory §3.4) for every state i and action a, (N, A)."""
     N, n = X.shape
     A = acts.shape[0]
     out = np.empty((N, A), dtype=np.int64)
@@ -82,7 +82,7 @@ def successor_keys(X, acts, labelled, binom, base):
 
 @njit(cache=True)
 def successor_states(X, acts, flat, labelled, out):
-    """``out[r] = canon(X[i] + acts[a])`` (THEORY §3.4) with ``(i, a) = divmod(flat[r], A)``."""
+    """``out[r] = canon(X[i] + acts[a])`` (theory §3.4) with ``(i, a) = divmod(flat[r], A)``."""
     A = acts.shape[0]
     n = X.shape[1]
     y = np.empty(n, dtype=np.int64)

@@ -1,4 +1,4 @@
-"""Exact decisions of the Section 4 / §5 comparisons of closed-form bounds (THEORY §3.3), with SymPy.
+"""Exact decisions of the Section 4 / §5 comparisons of closed-form bounds (theory §3.3), with SymPy.
 
 Each comparison of the paper says: Theorem 3.1's bound ``n sqrt(T M ln 2)`` beats a baseline's
 bound (Hedge over the n! rankings, FPL, PermELearn) by ``Omega(f)``, ``f`` the claimed factor.
@@ -68,7 +68,7 @@ LNFACT = sp.loggamma(n + 1)
 COMPARISONS = tuple(
     (m, f) for m in ("hedge", "fpl", "permelearn") for f in ("single", "kchoice", "subset", "spearman")
 )
-#: the paper's claimed factors (THEORY §3.3 [P]) in SymPy syntax over n, k; the same table as
+#: the paper's claimed factors (theory §3.3 [P]) in SymPy syntax over n, k; the same table as
 #: :func:`onlinerank.bounds.claimed_factor` (tied by :func:`cross_check`)
 CLAIMED_FACTOR = {
     ("hedge", "single"): "sqrt(log(n))",
@@ -106,7 +106,7 @@ def _floors(parity: str) -> dict[str, sp.Expr]:
 
 
 def _family_M(family: str, parity: str) -> sp.Expr:
-    """M of a family (THEORY §1.1): n-1, k(n-k), floor(n^2/4), n^2(n^2-1)/12."""
+    """M of a family (theory §1.1): n-1, k(n-k), floor(n^2/4), n^2(n^2-1)/12."""
     table = {
         "single": n - 1,
         "kchoice": k * (n - k),
@@ -124,7 +124,7 @@ def _chosen(family: str, parity: str) -> sp.Expr:
 
 
 def baseline_bound(method: str, family: str, parity: str) -> sp.Expr:
-    """The baseline's regret bound as a SymPy expression in n, k, T (THEORY §3.3): Hedge
+    """The baseline's regret bound as a SymPy expression in n, k, T (theory §3.3): Hedge
     ``L sqrt(T ln(n!)/2)``, FPL ``2 sqrt(D R A T)``, PermELearn ``c (sqrt(2 L_est n ln n) + n ln n)``;
     the same forms as :func:`onlinerank.bounds.comparison_bound`."""
     M = _family_M(family, parity)
@@ -152,7 +152,7 @@ def claimed_expression(method: str, family: str, claimed: str | None = None) -> 
 
 def ratio_expression(method: str, family: str, parity: str, claimed: str | None = None) -> sp.Expr:
     """``(baseline bound / (n sqrt(T M ln 2))) / claimed factor`` at n of ``parity``, simplified
-    (THEORY §3.3: the statistic of the claims sec4.* and sec5.*)."""
+    (theory §3.3: the statistic of the claims sec4.* and sec5.*)."""
     thm = n * sp.sqrt(T * _family_M(family, parity) * LN2)
     r = baseline_bound(method, family, parity) / thm / claimed_expression(method, family, claimed)
     return _tidy(r, family, parity)
@@ -471,7 +471,7 @@ def _decide(method: str, family: str, claimed: str) -> OmegaResult:
 
 def decide(method: str, family: str, claimed: str | None = None) -> OmegaResult:
     """Decide ``(baseline bound / Theorem 3.1) = Omega(claimed factor)`` over the paper's domain
-    (THEORY §3.3; the steps are in the module docstring).  ``claimed``: a factor in SymPy syntax
+    (theory §3.3; the steps are in the module docstring).  ``claimed``: a factor in SymPy syntax
     over n, k (default :data:`CLAIMED_FACTOR`).  Cached: each comparison is decided once."""
     if (method, family) not in CLAIMED_FACTOR:
         raise ValueError(f"no comparison ({method!r}, {family!r}); choose from {COMPARISONS}")
@@ -481,7 +481,7 @@ def decide(method: str, family: str, claimed: str | None = None) -> OmegaResult:
 def cross_check(result: OmegaResult, rows: Iterable[Mapping]) -> tuple[float, int]:
     """The largest relative difference between ``result``'s expression and the rows' numbers
     ``ratio_over_claimed`` (rows of :func:`onlinerank.comparison.bound_comparison_rows` of the
-    same method and family; 50-digit evaluation), and the number of rows compared (THEORY §3.3)."""
+    same method and family; 50-digit evaluation), and the number of rows compared (theory §3.3)."""
     import mpmath
 
     fns = {c["case"]: sp.lambdify((n, k, T), c["expression"], modules="mpmath") for c in result.cases}

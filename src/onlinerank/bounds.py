@@ -1,11 +1,11 @@
-"""Closed-form bounds of the paper (THEORY §3, §3.3).  Pure, vectorised functions.
+"""Closed-form bounds of the paper (theory §3, §3.3).  Pure, vectorised functions.
 
-Theorem 3.1 (THEORY §3.1, boxed): for every ``eta > 0``
+Theorem 3.1 (theory §3.1, boxed): for every ``eta > 0``
 
     E[Regret] <= C(n,2) ln2 / eta + eta T M / 2                          (sharp form)
 
 and with the paper's rate ``eta_p = n sqrt(ln 2 / (T M))`` the paper's statement
-``E[Regret] <= n sqrt(T M ln 2)`` (using C(n,2) <= n^2/2).  THEORY §3.2 [X] shows the paper's
+``E[Regret] <= n sqrt(T M ln 2)`` (using C(n,2) <= n^2/2).  theory §3.2 [X] shows the paper's
 condition ``eta <= 1`` (``eta * max|s_u - s_v| <= 1``) is unnecessary.
 """
 
@@ -43,7 +43,7 @@ def eta_paper(n: float | np.ndarray, T: ArrayLike, M: float | np.ndarray) -> flo
 
 
 def eta_optimal(n: float | np.ndarray, T: ArrayLike, M: float | np.ndarray) -> float | np.ndarray:
-    """The rate minimising the sharp bound: ``eta* = sqrt(n(n-1) ln 2 / (T M))`` (THEORY §3.2 [X])."""
+    """The rate minimising the sharp bound: ``eta* = sqrt(n(n-1) ln 2 / (T M))`` (theory §3.2 [X])."""
     return np.sqrt(n * (n - 1) * LN2 / (np.asarray(T, dtype=np.float64) * M))
 
 
@@ -65,13 +65,13 @@ def rate_parameter(
     return value
 
 
-#: Corollary 3.2's stated M of each family (THEORY §3.2 table): upper bounds on the exact M
+#: Corollary 3.2's stated M of each family (theory §3.2 table): upper bounds on the exact M
 STATED_M_FAMILIES = ("single", "kchoice", "subset")
 
 
 def corollary32_stated_M(family: str, n: int, k: int = 1) -> float:
     """The M that Corollary 3.2 states for ``family``: ``n`` (single choice), ``kn`` (k-choice),
-    ``n^2/4`` (arbitrary subsets), each at least the exact M (THEORY §3.2); a learner tuned with
+    ``n^2/4`` (arbitrary subsets), each at least the exact M (theory §3.2); a learner tuned with
     it (``eta="stated"``) is the corollary at its own rate."""
     if family == "single":
         return float(n)
@@ -101,7 +101,7 @@ def resolve_eta(eta: str | float, n: int, T: int, M: float, family: str = "", k:
 def theorem31_sharp(
     n: float | np.ndarray, T: ArrayLike, M: float | np.ndarray, eta: ArrayLike
 ) -> float | np.ndarray:
-    """``C(n,2) ln 2 / eta + eta T M / 2`` — the boxed bound of THEORY §3.1, valid for every eta>0."""
+    """``C(n,2) ln 2 / eta + eta T M / 2`` — the boxed bound of theory §3.1, valid for every eta>0."""
     eta = np.asarray(eta, dtype=np.float64)
     return n * (n - 1) / 2 * LN2 / eta + eta * np.asarray(T, dtype=np.float64) * M / 2
 
@@ -109,7 +109,7 @@ def theorem31_sharp(
 def theorem31(
     n: float | np.ndarray, T: ArrayLike, M: float | np.ndarray, eta: ArrayLike | None = None
 ) -> float | np.ndarray:
-    """Theorem 3.1, the boxed bound of THEORY §3.1 at learning rate ``eta``.
+    """Theorem 3.1, the boxed bound of theory §3.1 at learning rate ``eta``.
 
     ``eta=None`` means the paper's rate, where the value is ``(n - 1/2) sqrt(T M ln 2)``
     (GOLDEN G2 ``B_sharp(eta_p)``); see :func:`theorem31_paper` for the paper's rounded
@@ -126,7 +126,7 @@ def theorem31_paper(n: float | np.ndarray, T: ArrayLike, M: float | np.ndarray) 
 
 
 def theorem31_optimal(n: float | np.ndarray, T: ArrayLike, M: float | np.ndarray) -> float | np.ndarray:
-    """The sharp bound at its optimal rate: ``sqrt(n(n-1) T M ln 2)`` (THEORY §3.2 [X])."""
+    """The sharp bound at its optimal rate: ``sqrt(n(n-1) T M ln 2)`` (theory §3.2 [X])."""
     return np.sqrt(n * (n - 1) * np.asarray(T, dtype=np.float64) * M * LN2)
 
 
@@ -145,8 +145,8 @@ def spearman_bound(n: int, T: ArrayLike) -> float | np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------
-# Comparison bounds (THEORY §3.3; paper Section 4 and §5).  Regrets of the baselines in the
-# game's units (pairwise loss; position-loss regrets are identical, THEORY §1).  All [R]:
+# Comparison bounds (theory §3.3; paper Section 4 and §5).  Regrets of the baselines in the
+# game's units (pairwise loss; position-loss regrets are identical, theory §1).  All [R]:
 # standard forms of the cited results, not quotes of the paper.
 # ---------------------------------------------------------------------------------------------
 
@@ -204,7 +204,7 @@ def _binary_M(family: str, n: ArrayLike, k: int) -> float | np.ndarray:
 def hedge_loss_range(
     family: str, n: ArrayLike, k: int = 1, M: float | np.ndarray | None = None
 ) -> float | np.ndarray:
-    """Per-round range ``L`` of ``ellell`` (Hedge's tuning, THEORY §3.3).
+    """Per-round range ``L`` of ``ellell`` (Hedge's tuning, theory §3.3).
 
     Binary families: ``L = M`` (``n-1``, ``k(n-k)``, ``floor(n^2/4)``; max ``ellell = |U|(n-|U|)``).
     Spearman: ``(n^3-n)/6``.  Graded (needs ``M``): ``sqrt(C(n,2) M)`` by Cauchy–Schwarz,
@@ -225,7 +225,7 @@ def hedge_loss_range(
 def hedge_bound(n: ArrayLike, T: ArrayLike, M: float | np.ndarray) -> float | np.ndarray:
     """Hedge over all ``n!`` rankings, binary feedback: ``M sqrt(T ln(n!) / 2)``.
 
-    Assumptions: losses in ``[0, L]`` with ``L = M`` (binary ``s``, THEORY §3.3), ``N = n!``
+    Assumptions: losses in ``[0, L]`` with ``L = M`` (binary ``s``, theory §3.3), ``N = n!``
     experts, ``beta = sqrt(8 ln N / T) / L`` (Cesa-Bianchi & Lugosi 2006, Thm 2.2).
     """
     return M * np.sqrt(np.asarray(T, dtype=np.float64) * ln_factorial(n) / 2.0)
@@ -234,7 +234,7 @@ def hedge_bound(n: ArrayLike, T: ArrayLike, M: float | np.ndarray) -> float | np
 def hedge_bound_spearman(n: ArrayLike, T: ArrayLike) -> float | np.ndarray:
     """Hedge over all ``n!`` rankings, Spearman feedback: ``((n^3-n)/6) sqrt(T ln(n!) / 2)``.
 
-    Loss range ``L = max ellell(pi, -sigma) = (n^3-n)/6`` (THEORY §1.1, §3.3); otherwise as
+    Loss range ``L = max ellell(pi, -sigma) = (n^3-n)/6`` (theory §1.1, §3.3); otherwise as
     :func:`hedge_bound`.  ``O(n^{3.5} sqrt(T log n))``.
     """
     return hedge_bound(n, T, hedge_loss_range("spearman", n))
@@ -251,7 +251,7 @@ def hedge_bound_family(family: str, n: ArrayLike, T: ArrayLike, k: int = 1) -> f
 def fpl_parameters(
     family: str, n: ArrayLike, k: int = 1, M: float | np.ndarray | None = None
 ) -> tuple[np.ndarray, float | np.ndarray, np.ndarray]:
-    """``(D, R, A)`` of Kalai–Vempala for rankings as position vectors (THEORY §3.3).
+    """``(D, R, A)`` of Kalai–Vempala for rankings as position vectors (theory §3.3).
 
     ``D = floor(n^2/2)`` (l1 diameter); ``R`` = range of ``d . s``; ``A = max ||s||_1``:
     single ``(n-1, 1)``, kchoice ``(k(n-k), k)``, subset ``(floor(n^2/4), n//2)`` (``|U| = n//2``),
@@ -279,7 +279,7 @@ def fpl_bound(
     """Kalai–Vempala FPL (2005): ``2 sqrt(D R A T)`` at ``epsilon = sqrt(D/(R A T))``.
 
     From ``E[cost] <= min-cost + eps R A T + D / eps`` (additive FPL with uniform noise on
-    ``[0, 1/eps]^n``; THEORY §3.3).  ``n`` is unused (kept for a uniform signature).
+    ``[0, 1/eps]^n``; theory §3.3).  ``n`` is unused (kept for a uniform signature).
     """
     del n
     return 2.0 * np.sqrt(np.asarray(D, dtype=np.float64) * R * A * np.asarray(T, dtype=np.float64))
@@ -326,7 +326,7 @@ def permelearn_l_est(family: str, n: ArrayLike, T: ArrayLike, k: int = 1) -> flo
 
 
 def _hw(n: ArrayLike, l_est: float | np.ndarray) -> float | np.ndarray:
-    """Helmbold–Warmuth 2009 (Thm 5 as quoted in THEORY §3.3): ``sqrt(2 L_est n ln n) + n ln n``
+    """Helmbold–Warmuth 2009 (Thm 5 as quoted in theory §3.3): ``sqrt(2 L_est n ln n) + n ln n``
     for loss matrices in ``[0,1]^{n x n}`` and ``eta = ln(1 + sqrt(2 n ln n / L_est))``."""
     nn = np.asarray(n, dtype=np.float64)
     nln = nn * np.log(nn)
@@ -337,7 +337,7 @@ def permelearn_bound(n: ArrayLike, T: ArrayLike, k: int = 1) -> float | np.ndarr
     """PermELearn, binary feedback with ``|U| = k``: ``(n-1)(sqrt(T k n ln n) + n ln n)``.
 
     Encoding ``L_t(u, j) = (j-1) s_t(u)/(n-1)`` in ``[0,1]``, ``L_best <= L_est = T k/2``; HW's
-    bound times the scale ``n-1`` (THEORY §3.3).  ``O(n^{3/2} sqrt(T k log n))``.
+    bound times the scale ``n-1`` (theory §3.3).  ``O(n^{3/2} sqrt(T k log n))``.
     """
     nn = np.asarray(n, dtype=np.float64)
     return (nn - 1) * _hw(nn, np.asarray(T, dtype=np.float64) * k / 2.0)
@@ -363,7 +363,7 @@ def permelearn_bound_family(family: str, n: ArrayLike, T: ArrayLike, k: int = 1)
 
 def yasutake_bound(n: ArrayLike, T: ArrayLike) -> float | np.ndarray:
     """Yasutake et al. (2011/2012), order form only: ``n^2 sqrt(T ln n)`` with unit constant
-    (THEORY §3.3 quotes ``O(n^2 sqrt(T ln n))`` as context; the constant is not known here)."""
+    (theory §3.3 quotes ``O(n^2 sqrt(T ln n))`` as context; the constant is not known here)."""
     nn = np.asarray(n, dtype=np.float64)
     return nn * nn * np.sqrt(np.asarray(T, dtype=np.float64) * np.log(nn))
 
@@ -389,7 +389,7 @@ def ratio_to_theorem31(
 
 
 def claimed_factor(method: str, family: str, n: ArrayLike, k: int = 1) -> float | np.ndarray:
-    """The growth of :func:`ratio_to_theorem31` claimed in the paper (THEORY §3.3 [P]), without
+    """The growth of :func:`ratio_to_theorem31` claimed in the paper (theory §3.3 [P]), without
     constants: Hedge ``sqrt(log n)`` single, ``sqrt(k log n)`` k-choice, ``sqrt(n log n)``
     subsets and Spearman; FPL ``sqrt(k)`` (binary k-choice, 1 single), ``sqrt(n)`` subsets and
     Spearman (``n^{3.5}`` vs ``n^3``); PermELearn ``sqrt(log n)`` (for ``T >> n log n``, where

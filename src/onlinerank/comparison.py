@@ -1,5 +1,5 @@
 """The Section 4 comparison table: each baseline's regret bound over Theorem 3.1's, as n and k
-grow, next to the factor the paper claims (THEORY §3.3).  Closed forms only.
+grow, next to the factor the paper claims (theory §3.3).  Closed forms only.
 
 The horizon grows with n, ``T = ceil(T_factor * n ln n)``, so every comparison is in the regime
 ``T >> n log n`` the paper means (PermELearn's bound has an additive ``n ln n`` term that a fixed
@@ -96,7 +96,7 @@ def bound_comparison_markdown(rows: list[dict], t_factor: float) -> str:
         "bounded away from 0 over n ≥ 2, 1 ≤ k ≤ n/2, T ≥ 1. The claims sec4.* and sec5.* in "
         "claims.md decide that exactly (SymPy, `onlinerank.asymptotics`: the infimum and the limit) "
         "and check their formulas against every row here. Formulas and assumptions: "
-        "`onlinerank.bounds` (THEORY §3.3).",
+        "`onlinerank.bounds` (theory §3.3).",
         "",
         "| family | sweep | k | n | T | method | baseline bound | Thm 3.1 | ratio | paper's claim | "
         "ratio / claimed factor |",

@@ -1,4 +1,4 @@
-"""Feedback vectors and losses of the online ranking game (THEORY §1, paper §2).
+"""Feedback vectors and losses of the online ranking game (theory §1, paper §2).
 
 Conventions
 -----------
@@ -8,7 +8,7 @@ Conventions
   (or one row per round for a sequence of shape ``(T, n)``).
 * Position loss (2.1): ``ell(pi, s) = sum_u (pi(u) - 1) s(u)`` (the top position costs 0).
 * Pairwise loss (2.2): ``ellell(pi, s) = sum_{u != v} [s(v) - s(u)]_+ [u before v]``.
-* Identity (THEORY §1, [X]): ``ell - ellell = sum_{u<v} min(s(u), s(v))`` for every real ``s``.
+* Identity (theory §1, [X]): ``ell - ellell = sum_{u<v} min(s(u), s(v))`` for every real ``s``.
 
 The :class:`Feedback` container carries a batch either compactly (the chosen items of a discrete
 choice, shape ``(R, k)``) or densely (``(R, n)`` values); the dense form is built only on demand,
@@ -92,7 +92,7 @@ def subset_feedback(mask: np.ndarray) -> np.ndarray:
 def spearman_feedback(sigma: np.ndarray) -> np.ndarray:
     """Spearman feedback ``s = -sigma`` where ``sigma[r, u]`` is the position (1..n) of item u.
 
-    (THEORY §1: with this ``s`` the position loss is ``-rho + n(n+1)/2``.)
+    (theory §1: with this ``s`` the position loss is ``-rho + n(n+1)/2``.)
     """
     sigma = np.asarray(sigma)
     s2, _ = _as2d(sigma)
@@ -120,7 +120,7 @@ def position_loss(orders: np.ndarray, s: np.ndarray) -> np.ndarray:
 
 
 def pair_min_sum(s: np.ndarray) -> np.ndarray:
-    """``sum_{u<v} min(s(u), s(v))`` per row, in O(n log n) by sorting (THEORY §1 identity)."""
+    """``sum_{u<v} min(s(u), s(v))`` per row, in O(n log n) by sorting (theory §1 identity)."""
     s2, squeeze = _as2d(s)
     n = s2.shape[1]
     srt = np.sort(s2, axis=1)
@@ -140,7 +140,7 @@ def pair_abs_sum(s: np.ndarray) -> np.ndarray:
 def pairwise_loss(orders: np.ndarray, s: np.ndarray) -> np.ndarray:
     """Pairwise loss (2.2) for each row, computed as ``ell - sum_pairs min(s)`` in O(n log n).
 
-    The identity ``ell - ellell = sum_{u<v} min(s(u), s(v))`` (THEORY §1) is tested against the
+    The identity ``ell - ellell = sum_{u<v} min(s(u), s(v))`` (theory §1) is tested against the
     O(n^2) definition in the test suite.
     """
     return position_loss(orders, s) - pair_min_sum(s)
@@ -149,7 +149,7 @@ def pairwise_loss(orders: np.ndarray, s: np.ndarray) -> np.ndarray:
 def complexity_M(s: np.ndarray) -> float:
     """The invariant M (2.3): ``max_t sum_{u<v} (s_t(u) - s_t(v))^2`` over the rows of ``s``.
 
-    Uses ``sum_{u<v} (x_u - x_v)^2 = n sum x^2 - (sum x)^2`` (THEORY §1.1).
+    Uses ``sum_{u<v} (x_u - x_v)^2 = n sum x^2 - (sum x)^2`` (theory §1.1).
     """
     s2, _ = _as2d(np.asarray(s, dtype=np.float64))
     n = s2.shape[1]
@@ -161,7 +161,7 @@ def complexity_M(s: np.ndarray) -> float:
 
 
 def family_M(family: str, n: ArrayLike, k: ArrayLike = 1) -> float | np.ndarray:
-    """Exact M of a feedback family (THEORY §1.1 table); the one formula of the project.
+    """Exact M of a feedback family (theory §1.1 table); the one formula of the project.
 
     single ``n-1``; kchoice ``k(n-k)``; subset ``floor(n^2/4)``; spearman ``n^2(n^2-1)/12``.
     ``n`` (and ``k``) may be integers (returns a float) or integer arrays (returns a float64

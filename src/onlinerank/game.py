@@ -1,4 +1,4 @@
-"""The parameters of one online ranking game (THEORY §1): n items, horizon T, feedback family."""
+"""The parameters of one online ranking game (theory §1): n items, horizon T, feedback family."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ class Game:
     """``n`` items, ``T`` rounds, feedback ``family`` (see ``feedback.FAMILIES``), ``k`` chosen
     items per round (k-choice), and the complexity parameter ``M`` (2.3) used to tune learners.
 
-    ``M=None`` takes the family's exact value (THEORY §1.1); graded feedback must state its M.
+    ``M=None`` takes the family's exact value (theory §1.1); graded feedback must state its M.
     """
 
     n: int

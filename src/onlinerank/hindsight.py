@@ -1,4 +1,4 @@
-"""The best fixed ranking in hindsight and its loss in closed form (THEORY §1 "Offline optimum").
+"""The best fixed ranking in hindsight and its loss in closed form (theory §1 "Offline optimum").
 
 Sorting by the cumulative score ``S`` in decreasing order minimises every pair simultaneously, so::
 
@@ -26,7 +26,7 @@ def best_order(S: np.ndarray) -> np.ndarray:
 
 def hindsight_loss(S: np.ndarray, abs_total: np.ndarray | float) -> np.ndarray:
     """``L_T(pi*)`` from the cumulative scores ``S`` (..., n) and
-    ``abs_total = sum_t sum_{u<v} |s_t(u) - s_t(v)|`` (THEORY §1)."""
+    ``abs_total = sum_t sum_{u<v} |s_t(u) - s_t(v)|`` (theory §1)."""
     return 0.5 * (np.asarray(abs_total, dtype=np.float64) - pair_abs_sum(S))
 
 

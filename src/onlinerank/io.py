@@ -1,4 +1,4 @@
-"""Files between pipeline steps (ARCHITECTURE §4): atomic writes, replicate blocks (``.npz``, no
+"""Files between pipeline steps (design §data): atomic writes, replicate blocks (``.npz``, no
 pickles), tidy CSV tables and JSON.
 
 Every output is written to a temporary file in its directory and renamed, so an interrupted

@@ -1,14 +1,14 @@
 """Exact laws of the two sorting procedures over all n! orders (tiny n), in rational arithmetic.
 
-* Plackett–Luce (Algorithm 3, THEORY §2.3): ``P(o) = prod_i w_{o_i} / sum_{j >= i} w_{o_j}``.
-* QuickSort (Algorithm 2, THEORY §2.2): the pivot is uniform among the m items of the segment;
+* Plackett–Luce (Algorithm 3, theory §2.3): ``P(o) = prod_i w_{o_i} / sum_{j >= i} w_{o_j}``.
+* QuickSort (Algorithm 2, theory §2.2): the pivot is uniform among the m items of the segment;
   an order ``o`` arises with pivot ``o_i`` exactly when the items before it went left (each with
   probability ``w_x / (w_x + w_p)``) and the items after it went right, and both sides were then
   sorted into ``o[:i]`` and ``o[i+1:]``:
   ``P(o) = sum_i (1/m) prod_{x in o[:i]} w_x/(w_x+w_p) prod_{x in o[i+1:]} w_p/(w_x+w_p)
   P(o[:i]) P(o[i+1:])``.
 
-Both have the pairwise marginals ``w_u / (w_u + w_v)`` (Lemma 6.1, THEORY §2.4); the full laws
+Both have the pairwise marginals ``w_u / (w_u + w_v)`` (Lemma 6.1, theory §2.4); the full laws
 differ (e.g. ``w = (1, 2, 4)``: 7/135 against 1/21 for the order (0, 1, 2)).
 """
 
@@ -32,7 +32,7 @@ def _weights(w: Iterable[float | Fraction]) -> tuple[Fraction, ...]:
 
 
 def plackett_luce_law(w: Iterable[float | Fraction]) -> dict[tuple[int, ...], Fraction]:
-    """``{order: probability}`` of Plackett–Luce with weights ``w`` (THEORY §2.3)."""
+    """``{order: probability}`` of Plackett–Luce with weights ``w`` (theory §2.3)."""
     w = _weights(w)
     law = {}
     for o in itertools.permutations(range(len(w))):

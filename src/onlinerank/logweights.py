@@ -1,8 +1,8 @@
-"""State of OnlineRank for R replicates: log-weights ``a = eta * S`` (THEORY §2.1, §2.5).
+"""State of OnlineRank for R replicates: log-weights ``a = eta * S`` (theory §2.1, §2.5).
 
 :class:`LogWeights` owns the cumulative scores and everything computed from them each round:
 the exact expected pairwise loss of the coming ranking (from the pairwise marginals
-``expit(a_u - a_v)``, Lemma 6.1 + linearity, THEORY §2.5) and the two samplers.  Keeping this state
+``expit(a_u - a_v)``, Lemma 6.1 + linearity, theory §2.5) and the two samplers.  Keeping this state
 in one place lets the fast paths maintain caches incrementally (one coordinate changes per round
 for single choice) while callers only see the maths.
 
@@ -187,7 +187,7 @@ class LogWeights:
         if not ok:
             raise ValueError("scores must be finite")
 
-    # --- exact expected losses (THEORY §2.5) ---------------------------------------------------
+    # --- exact expected losses (theory §2.5) ---------------------------------------------------
     def expected_loss_items(self, items: np.ndarray) -> np.ndarray:
         """``E[ellell]`` when the chosen items are ``items`` (R, k): sum over chosen c and unchosen
         v of ``P(v before c) = expit(a_v - a_c)``.  Per replicate O(k * #distinct scores) with

@@ -1,4 +1,4 @@
-"""Tables of the lower-bound stage (THEORY §4): exact curves, explicit bounds, h_c(n), the
+"""Tables of the lower-bound stage (theory §4): exact curves, explicit bounds, h_c(n), the
 alpha/beta/gamma route and the frequency law.  Everything here is exact (closed forms or exact
 finite sums) except :func:`frequency_rows`, which samples the construction (and says so)."""
 

@@ -1,24 +1,24 @@
-"""The randomized lower-bound construction (THEORY §4; paper §3, lower-bound theorem).
+"""The randomized lower-bound construction (theory §4; paper §3, lower-bound theorem).
 
 The adversary
 -------------
 The adversary ignores the learner and draws its feedback i.i.d.: a uniform single item
 ``u_t`` (single choice, ``k = 1``) or a uniform ``k``-subset ``U_t`` (k-choice).  Because the
 sequence is independent of the rankings ``pi_t``, every algorithm pays the same expected loss
-``E L_T(Alg) = T k (n-k) / 2`` for the pairwise loss (THEORY §4.1), while the best fixed ranking
+``E L_T(Alg) = T k (n-k) / 2`` for the pairwise loss (theory §4.1), while the best fixed ranking
 in hindsight sorts the items by their frequencies ``f(u)``.  Writing ``D = f(1) - f(2)``,
 
-    E[Regret] = 1/2 sum_{u<v} E|f(u) - f(v)| = n(n-1)/4 * E|D|            (THEORY §4.1, boxed)
+    E[Regret] = 1/2 sum_{u<v} E|f(u) - f(v)| = n(n-1)/4 * E|D|            (theory §4.1, boxed)
 
 and, since each round moves ``D`` by +1/-1 with probability ``q = k(n-k)/(n(n-1))`` each and
 leaves it unchanged otherwise,
 
     E[Regret] = n(n-1)/4 * sum_{N=1}^T Binom(T, r)(N) e_N,   r = 2q,  e_N = E|S_N|
-                                                                     (THEORY §4.2, boxed)
+                                                                     (theory §4.2, boxed)
 
 where ``S_N`` is the simple random walk.  Because this holds for *every* algorithm, some fixed
 sequence forces at least this much expected regret on any given algorithm; the value grows like
-``sqrt(n(n-1)k(n-k)T) / (2 sqrt(pi))`` (THEORY §4.3), i.e. ``Omega(n^{3/2} sqrt(kT))``.
+``sqrt(n(n-1)k(n-k)T) / (2 sqrt(pi))`` (theory §4.3), i.e. ``Omega(n^{3/2} sqrt(kT))``.
 
 What this module computes
 -------------------------
@@ -27,10 +27,10 @@ What this module computes
   recurrence ``E|D_{T+1}| = E|D_T| + r P(D_T = 0)`` (:func:`exact_regret_all`);
 * the asymptotic value with its ``1/(rT)`` correction (:func:`asymptotic_regret`);
 * the paper's own route through negative association and the CLT, ``alpha + beta + gamma``
-  (THEORY §4.4: :func:`kappa`, :func:`alpha_beta_gamma`, :func:`joint_tail_prob`,
+  (theory §4.4: :func:`kappa`, :func:`alpha_beta_gamma`, :func:`joint_tail_prob`,
   :func:`negative_association_gap`);
 * explicit lower bounds valid for all ``T`` and the resulting explicit ``h(n)``
-  (THEORY §4.5: :func:`lower_bound_holder`, :func:`lower_bound_sharp`,
+  (theory §4.5: :func:`lower_bound_holder`, :func:`lower_bound_sharp`,
   :func:`lower_bound_berry_esseen`, :func:`h_explicit_holder`, :func:`h_c`, :func:`h_c_scan`);
 * a Monte Carlo sampler of the adversary's frequency vectors and the hindsight regret of an
   algorithm that pays exactly its expectation (:func:`sample_frequencies`,
@@ -85,11 +85,11 @@ __all__ = [
 ]
 
 #: Theorem 3.1's optimally tuned upper bound ``sqrt(n(n-1)k(n-k)T ln 2)`` divided by the
-#: asymptotic random-adversary regret ``sqrt(n(n-1)k(n-k)T)/(2 sqrt(pi))`` (THEORY §4.3,
+#: asymptotic random-adversary regret ``sqrt(n(n-1)k(n-k)T)/(2 sqrt(pi))`` (theory §4.3,
 #: "Upper vs lower"): ``2 sqrt(pi ln 2)``, the same for every ``n`` and ``k``.
 UPPER_LOWER_RATIO: float = 2.0 * math.sqrt(math.pi * math.log(2.0))
 
-#: Shevtsova (2011) Berry-Esseen constant for i.i.d. summands (THEORY §4.5 c).
+#: Shevtsova (2011) Berry-Esseen constant for i.i.d. summands (theory §4.5 c).
 C_BE: float = 0.4748
 
 _LN_2PI = math.log(2.0 * math.pi)
@@ -151,7 +151,7 @@ def _scalar_or_array(out: np.ndarray, like) -> float | np.ndarray:
 
 
 def q_r(n: int, k: int = 1) -> tuple[float, float]:
-    """``(q, r)`` of THEORY §4.1-4.2.
+    """``(q, r)`` of theory §4.1-4.2.
 
     ``q = k(n-k)/(n(n-1)) = P(s(v)=1, s(u)=0)`` for a fixed ordered pair and a uniform
     ``k``-subset, and ``r = 2q`` is the probability that a round moves ``D = f(u) - f(v)``.
@@ -279,7 +279,7 @@ def _log_abs_walk_mean(N: np.ndarray) -> np.ndarray:
 
 
 def abs_walk_mean(N: ArrayLike) -> float | np.ndarray:
-    """``e_N = E|S_N|`` for the simple +-1 random walk (THEORY §4.2, GOLDEN G8).
+    """``e_N = E|S_N|`` for the simple +-1 random walk (theory §4.2, GOLDEN G8).
 
     ``e_{2m+1} = e_{2m+2} = (2m+1) C(2m, m) 4^{-m}`` and ``e_0 = 0``.  Evaluated in log space as
     ``ln e_N = ln(2m+1) + ln C(2m,m) - 2m ln 2``, where the binomial part is assembled from
@@ -310,7 +310,7 @@ def _binom_window(T: int, p: float, one_minus_p: float) -> tuple[int, int]:
 
 
 def _expected_abs_D_float(T: int, r: float, one_minus_r: float) -> float:
-    """``E|D_T| = sum_N Bin(T, r)(N) e_N`` in log space (THEORY §4.2)."""
+    """``E|D_T| = sum_N Bin(T, r)(N) e_N`` in log space (theory §4.2)."""
     lo, hi = _binom_window(T, r, one_minus_r)
     lo = max(lo, 1)  # e_0 = 0
     if hi < lo:
@@ -350,7 +350,7 @@ def _expected_abs_D_fraction(T: int, r: Fraction) -> Fraction:
 
 
 def exact_regret(n: int, T: ArrayLike, k: int = 1, exact: bool = False) -> float | Fraction | np.ndarray:
-    """Exact expected regret of every algorithm against the random adversary (THEORY §4.2).
+    """Exact expected regret of every algorithm against the random adversary (theory §4.2).
 
         E[Regret] = n(n-1)/4 * sum_{N=1}^T C(T,N) r^N (1-r)^{T-N} e_N,  r = 2k(n-k)/(n(n-1)).
 
@@ -403,7 +403,7 @@ def _central_prob_iter(r: float, one_minus_r: float):
 def exact_regret_all(n: int, T_max: int, k: int = 1) -> np.ndarray:
     """Exact expected regret for all horizons ``T = 0..T_max`` at once, ``O(T_max)`` total.
 
-    Consequence of THEORY §4.1-4.2 (an [X] identity checked against :func:`exact_regret` in the
+    Consequence of theory §4.1-4.2 (an [X] identity checked against :func:`exact_regret` in the
     tests): for ``d != 0`` a symmetric +-1 step leaves ``E|d + X| = |d|``, so
 
         E|D_{T+1}| = E|D_T| + r P(D_T = 0),
@@ -425,7 +425,7 @@ def exact_regret_all(n: int, T_max: int, k: int = 1) -> np.ndarray:
 
 
 def expected_alg_loss(n: int, T: ArrayLike, k: int = 1) -> float | np.ndarray:
-    """``E L_T(Alg) = T k (n-k) / 2`` for the pairwise loss, any algorithm (THEORY §4.1)."""
+    """``E L_T(Alg) = T k (n-k) / 2`` for the pairwise loss, any algorithm (theory §4.1)."""
     n, k = _check_nk(n, k)
     Ts = _T_array(T)
     return _scalar_or_array(Ts * (k * (n - k) / 2.0), T)
@@ -434,7 +434,7 @@ def expected_alg_loss(n: int, T: ArrayLike, k: int = 1) -> float | np.ndarray:
 def expected_best_loss(
     n: int, T: ArrayLike, k: int = 1, exact: bool = False
 ) -> float | Fraction | np.ndarray:
-    """``E L_T(pi*) = T k(n-k)/2 - E[Regret]`` for the pairwise loss (THEORY §4.1-4.2, G7).
+    """``E L_T(pi*) = T k(n-k)/2 - E[Regret]`` for the pairwise loss (theory §4.1-4.2, G7).
 
     For k-choice this is ``E L*_{ll}``; the position loss ``ell`` adds ``T C(k,2)``.
     With ``exact=True`` returns a Fraction.
@@ -447,7 +447,7 @@ def expected_best_loss(
 
 
 def asymptotic_regret(n: int, T: ArrayLike, k: int = 1, corrected: bool = False) -> float | np.ndarray:
-    """Asymptotic expected regret (THEORY §4.3).
+    """Asymptotic expected regret (theory §4.3).
 
     ``sqrt(n(n-1)k(n-k)T) / (2 sqrt(pi))``, multiplied by ``1 - (1-r)/(8rT)`` when
     ``corrected`` (the next term; the remainder is ``O((rT)^-2)``).  Vectorised over ``T``.
@@ -462,7 +462,7 @@ def asymptotic_regret(n: int, T: ArrayLike, k: int = 1, corrected: bool = False)
 
 
 # --------------------------------------------------------------------------------------------
-# the paper's route (THEORY §4.4)
+# the paper's route (theory §4.4)
 # --------------------------------------------------------------------------------------------
 
 
@@ -481,7 +481,7 @@ def _int_phi_phibar(j: float) -> float:
 
 
 def kappa(j: float, method: str = "closed") -> float:
-    """``kappa(j) = int_{-j}^{j} Phi(z)Phi(-z) dz - phi(j) + j Phi(-j)`` (THEORY §4.4, GOLDEN G8).
+    """``kappa(j) = int_{-j}^{j} Phi(z)Phi(-z) dz - phi(j) + j Phi(-j)`` (theory §4.4, GOLDEN G8).
 
     The paper's route gives ``E[Regret] >= 1/2 n(n-1) sigma (kappa(j) - o(1))``.
     ``method="closed"`` uses the closed form of the integral (see ``_int_phi_phibar``),
@@ -509,7 +509,7 @@ def kappa(j: float, method: str = "closed") -> float:
 
 @dataclass(frozen=True)
 class RouteBounds:
-    """Output of :func:`alpha_beta_gamma` (THEORY §4.4).
+    """Output of :func:`alpha_beta_gamma` (theory §4.4).
 
     ``alpha + beta + gamma`` (``total``) is an UPPER bound on ``E L*_ell``; hence
     ``alg_loss - total`` (``regret_lower``) is a LOWER bound on the expected regret.  The
@@ -543,7 +543,7 @@ def _binom_sf_ge(x: np.ndarray, T: int, p: float) -> np.ndarray:
 
 
 def alpha_beta_gamma(n: int, T: int, j: float, k: int = 1) -> RouteBounds:
-    """The paper's decomposition ``E L_T(pi*) = alpha + beta + gamma`` and its bounds (THEORY §4.4).
+    """The paper's decomposition ``E L_T(pi*) = alpha + beta + gamma`` and its bounds (theory §4.4).
 
     With ``p = k/n``, ``mu = T p`` and ``sigma = sqrt(T p (1-p))`` (each ``f(u) ~ Bin(T, p)``),
 
@@ -562,7 +562,7 @@ def alpha_beta_gamma(n: int, T: int, j: float, k: int = 1) -> RouteBounds:
     ``total = alpha + beta + gamma`` is therefore an UPPER bound on ``E L*_ell`` and
     ``regret_lower = 1/2 n(n-1) mu - total`` a LOWER bound on the expected regret
     (``1/2 n(n-1) mu = T k (n-1)/2 = E L_T(Alg)`` for the position loss ``ell``; regrets for
-    ``ell`` and ``ll`` coincide, THEORY §1).  For single choice ``ell = ll``.
+    ``ell`` and ``ll`` coincide, theory §1).  For single choice ``ell = ll``.
     The CLT approximations are ``alpha ~ S (mu - j sigma)``,
     ``beta ~ S sigma int_{-j}^{j} Phi(-z)^2 dz``, ``gamma ~ S sigma (phi(j) - j Phi(-j))`` with
     ``S = n(n-1)/2``, so that ``regret ~ S sigma kappa(j)``.
@@ -660,7 +660,7 @@ def _min_tail_all(n: int, T: int, k: int) -> np.ndarray:
 
 
 def joint_tail_prob(n: int, T: int, x: ArrayLike, k: int = 1) -> float | np.ndarray:
-    """``P(f(u) >= x, f(v) >= x)`` for two fixed items, exactly (THEORY §4.4).
+    """``P(f(u) >= x, f(v) >= x)`` for two fixed items, exactly (theory §4.4).
 
     Single choice: from the trinomial law of ``(f(u), f(v))``; k-subsets: from the four-cell law
     of the pair (both / only u / only v / neither), see ``_min_tail_all``.  ``x`` may be an
@@ -678,7 +678,7 @@ def joint_tail_prob(n: int, T: int, x: ArrayLike, k: int = 1) -> float | np.ndar
 
 
 def negative_association_gap(n: int, T: int, k: int = 1) -> float:
-    """``max_{1<=x<=T} [P(f(u)>=x, f(v)>=x) - P(f(u)>=x) P(f(v)>=x)]`` (THEORY §4.4).
+    """``max_{1<=x<=T} [P(f(u)>=x, f(v)>=x) - P(f(u)>=x) P(f(v)>=x)]`` (theory §4.4).
 
     Negative association of multinomial / k-subset counts makes this ``<= 0``; this is the
     step ``beta <= 1/2 n(n-1) sum P(f >= x)^2`` checked numerically (up to rounding ~1e-16).
@@ -692,12 +692,12 @@ def negative_association_gap(n: int, T: int, k: int = 1) -> float:
 
 
 # --------------------------------------------------------------------------------------------
-# explicit bounds (THEORY §4.5)
+# explicit bounds (theory §4.5)
 # --------------------------------------------------------------------------------------------
 
 
 def lower_bound_holder(n: int, T: ArrayLike, k: int = 1) -> float | np.ndarray:
-    """THEORY §4.5 (a): ``E[Regret] >= n(n-1)/4 * lam / sqrt(3 lam + 1 - 3r)``, ``lam = rT``.
+    """theory §4.5 (a): ``E[Regret] >= n(n-1)/4 * lam / sqrt(3 lam + 1 - 3r)``, ``lam = rT``.
 
     Valid for ALL ``T >= 1`` (Hölder: ``E|D| >= (E D^2)^{3/2} / (E D^4)^{1/2}`` with
     ``E D^2 = lam``, ``E D^4 = 3 lam^2 + lam (1 - 3r)``).  For ``lam >= 1`` it implies
@@ -712,7 +712,7 @@ def lower_bound_holder(n: int, T: ArrayLike, k: int = 1) -> float | np.ndarray:
 
 
 def h_explicit_holder(n: int, k: int = 1) -> float:
-    """``h(n, k) = n(n-1) / (2 k (n-k)) = 1/r`` from THEORY §4.5 (a).
+    """``h(n, k) = n(n-1) / (2 k (n-k)) = 1/r`` from theory §4.5 (a).
 
     For ``T >= h`` (i.e. ``rT >= 1``) bound (a) gives ``E[Regret] >= sqrt(2n(n-1)k(n-k)T)/8``;
     ``n/2`` for single choice (so ``h(n) = ceil(n/2)`` as an integer horizon).
@@ -727,7 +727,7 @@ def _sharp_g(lam: np.ndarray) -> np.ndarray:
 
 
 def lower_bound_sharp(n: int, T: ArrayLike, k: int = 1) -> float | np.ndarray:
-    """THEORY §4.5 (b): ``n(n-1)/4 sqrt(2/pi) (sqrt(lam+1) - 1 - 1/(2 sqrt(lam+1)))``, ``lam = rT``.
+    """theory §4.5 (b): ``n(n-1)/4 sqrt(2/pi) (sqrt(lam+1) - 1 - 1/(2 sqrt(lam+1)))``, ``lam = rT``.
 
     Valid for ALL ``T >= 1`` (it is negative, hence trivial, for ``lam < sqrt(3)/2 = 0.866``,
     where ``sqrt(lam+1) - 1 - 1/(2 sqrt(lam+1))`` changes sign).  Proof:
@@ -744,7 +744,7 @@ def lower_bound_sharp(n: int, T: ArrayLike, k: int = 1) -> float | np.ndarray:
 
 
 def lower_bound_berry_esseen(n: int, T: int, k: int = 1) -> float:
-    """THEORY §4.5 (c): the Berry-Esseen version of the paper's route, as an exact finite sum.
+    """theory §4.5 (c): the Berry-Esseen version of the paper's route, as an exact finite sum.
 
         E[Regret] >= 1/2 n(n-1) sum_{x=1}^T (Phi(-z_x) - eps)_+ (Phi(z_x) - eps)_+,
 
@@ -773,14 +773,14 @@ def lower_bound_berry_esseen(n: int, T: int, k: int = 1) -> float:
 
 
 # --------------------------------------------------------------------------------------------
-# numerical h_c(n) (THEORY §4.5 d)
+# numerical h_c(n) (theory §4.5 d)
 # --------------------------------------------------------------------------------------------
 
 
 def h_c_limit(n: int, k: int = 1) -> float:
     """``lim_{T->inf} E[Regret] / (n^{3/2} sqrt(kT)) = sqrt((n-1)(n-k)) / (2 sqrt(pi) n)``.
 
-    (THEORY §4.3/4.5 d; ``(n-1)/(2 n sqrt(pi))`` for ``k = 1``.)  ``h_c`` exists iff ``c`` is
+    (theory §4.3/4.5 d; ``(n-1)/(2 n sqrt(pi))`` for ``k = 1``.)  ``h_c`` exists iff ``c`` is
     below this.
     """
     n, k = _check_nk(n, k)
@@ -828,7 +828,7 @@ def _sharp_certified_T(n: int, c: float, k: int) -> int:
 def h_c(n: int, c: float, k: int = 1, *, max_scan: int = 10**8) -> int:
     """Smallest ``T0`` with ``E[Regret](n, T, k) >= c n^{3/2} sqrt(kT)`` for ALL ``T >= T0``.
 
-    THEORY §4.5 (d) (``c n^{3/2} sqrt(T)`` for ``k = 1``).  Method:
+    theory §4.5 (d) (``c n^{3/2} sqrt(T)`` for ``k = 1``).  Method:
 
     1. Bound (b) divided by ``n^{3/2} sqrt(kT)`` equals ``h_c_limit(n, k) * G(lam)`` with
        ``G(lam) = (sqrt(lam+1) - 1 - 1/(2 sqrt(lam+1))) / sqrt(lam)``, ``lam = rT``.  ``G`` is
@@ -868,7 +868,7 @@ def h_c(n: int, c: float, k: int = 1, *, max_scan: int = 10**8) -> int:
 def h_c_scan(n: int, c: float, k: int = 1, *, T_max: int) -> int:
     """Plain direct scan: one plus the last ``T <= T_max`` with
     ``exact_regret(n, T, k) < c n^{3/2} sqrt(kT)`` (1 if none).  Each ``T`` is evaluated
-    independently with the boxed formula of THEORY §4.2.  Equals :func:`h_c` whenever
+    independently with the boxed formula of theory §4.2.  Equals :func:`h_c` whenever
     ``T_max`` is at least the certification horizon of bound (b).
     """
     n, k = _check_nk(n, k)
@@ -929,7 +929,7 @@ def _sum_pair_min(f: np.ndarray) -> np.ndarray:
 def hindsight_regret_from_frequencies(f: ArrayLike, T: int, k: int = 1) -> float | np.ndarray:
     """Regret of an algorithm paying exactly its expectation, from frequency vectors (..., n).
 
-    ``E L_T(Alg) - L_T(pi*) = T k(n-k)/2 - L*_ll`` with (THEORY §4.1)
+    ``E L_T(Alg) - L_T(pi*) = T k(n-k)/2 - L*_ll`` with (theory §4.1)
     ``L*_ell = sum_{u<v} min(f(u), f(v))`` and ``L*_ll = L*_ell - T C(k, 2)``.
     Its mean over the adversary's law is :func:`exact_regret`.
     """

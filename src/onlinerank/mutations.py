@@ -2,7 +2,7 @@
 
 The claims report shows each verdict able to FAIL when the *data* is made false
 (``tests/test_claims.py``).  This module shows it able to FAIL when the *algorithm* is broken: a
-:class:`Mutation` is a named defect of OnlineRank or of its samplers (THEORY §2.1–§2.4), applied
+:class:`Mutation` is a named defect of OnlineRank or of its samplers (theory §2.1–§2.4), applied
 in-process by a context manager (:func:`mutated`) that swaps an implementation and restores it
 on exit.  Importing this module changes nothing, no other step of the pipeline applies a mutation,
 and no mutation is reachable from a config: a normal run cannot be mutated.
@@ -86,7 +86,7 @@ def _swap(obj: Any, attr: str, new: Any) -> Iterator[None]:
 
 
 def _eta_scaled(factor: float) -> Callable[[], contextlib.AbstractContextManager]:
-    """OnlineRank with ``factor`` times its configured rate (THEORY §2.1): the learner module's
+    """OnlineRank with ``factor`` times its configured rate (theory §2.1): the learner module's
     ``resolve_eta`` (its only source of the rate) is wrapped."""
 
     @contextlib.contextmanager
@@ -105,7 +105,7 @@ def _eta_scaled(factor: float) -> Callable[[], contextlib.AbstractContextManager
 
 
 def _quicksort_coin(c: float) -> Callable[[], contextlib.AbstractContextManager]:
-    """QuickSort (THEORY §2.2) whose coin is ``w_x^c / (w_x^c + w_p^c)``: the compiled Algorithm 2
+    """QuickSort (theory §2.2) whose coin is ``w_x^c / (w_x^c + w_p^c)``: the compiled Algorithm 2
     on log-weights ``c * a`` (module docstring)."""
 
     @contextlib.contextmanager
@@ -228,7 +228,7 @@ _ACTIVE: list[str] = []
 
 @contextlib.contextmanager
 def mutated(name: str) -> Iterator[Mutation]:
-    """Apply mutation ``name`` (a defect of THEORY §2.1 or §2.2) for the duration of the block;
+    """Apply mutation ``name`` (a defect of theory §2.1 or §2.2) for the duration of the block;
     one at a time; the originals are restored on exit, also on an exception."""
     if name not in MUTATIONS:
         raise ValueError(f"unknown mutation {name!r}; known: {', '.join(MUTATIONS)}")
@@ -332,7 +332,7 @@ _SMALL_TABLES = ("sim_upper", "sim_spearman", "worst_case", "lemma61")
 
 def small_config(config: Mapping) -> dict:
     """:data:`SMALL_CELLS` with the tier's ``seed`` and ``claims`` section (alpha, margins and
-    tolerances: the verdicts use the tier's thresholds; THEORY §3.2, §2.4)."""
+    tolerances: the verdicts use the tier's thresholds; theory §3.2, §2.4)."""
     return {**SMALL_CELLS, "seed": int(config.get("seed", 0)), "claims": dict(config.get("claims") or {})}
 
 
@@ -340,7 +340,7 @@ def small_tables(config: Mapping) -> dict[str, list[dict]]:
     """The tables of :func:`small_config` (``config`` already one), computed in-process by the
     pipeline's own functions: every block of every cell (:func:`onlinerank.cells.run_block`,
     aggregated by :func:`onlinerank.tables.aggregate`), the exact worst cases and the sampled
-    Lemma 6.1 check (THEORY §2.4, §3.4)."""
+    Lemma 6.1 check (theory §2.4, §3.4)."""
     from .cells import cells_of, run_block
     from .tables import aggregate, lemma61_rows
     from .worst_case import worst_case_rows
@@ -359,7 +359,7 @@ def small_tables(config: Mapping) -> dict[str, list[dict]]:
 
 def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
     """Ids of the tested claims whose tables are all among ``tables`` (and read at least one), in
-    the order of claims.md: on the small cells, the claims of THEORY §2.4 (Lemma 6.1) and §3.2
+    the order of claims.md: on the small cells, the claims of theory §2.4 (Lemma 6.1) and §3.2
     (Theorem 3.1 and its corollaries)."""
     from .claims import REGISTRY
     from .claims.report import _paper_order  # the order of claims.md
@@ -373,7 +373,7 @@ def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
 
 def evaluate_claims(tables: Mapping[str, list[dict]], config: Mapping, ids: list[str]) -> dict[str, dict]:
     """The claims ``ids`` evaluated on ``tables`` by the report's own function (the same builders,
-    verdict rule and alpha as ``claims.json``; statistics of THEORY §2.4, §3.2)."""
+    verdict rule and alpha as ``claims.json``; statistics of theory §2.4, §3.2)."""
     from .claims import REGISTRY
     from .claims.report import evaluate
 
@@ -417,7 +417,7 @@ def run_mutations(config: Mapping, names: list[str] | None = None) -> dict[str, 
     evaluated unmutated (key ``"unmutated"``) and under each mutation of ``names`` (default all), on
     the same cells and seeds: ``{run: {claim id: claim record}}``, the records of
     :func:`onlinerank.claims.report.evaluate`.  Claims without a cell on the small cells are left
-    out (they decide nothing here).  THEORY §2.1–§2.4, §3.2."""
+    out (they decide nothing here).  theory §2.1–§2.4, §3.2."""
     cfg = small_config(config)
     names = list(MUTATIONS) if names is None else list(names)
     for name in names:
@@ -438,7 +438,7 @@ def mutation_rows(runs: Mapping[str, Mapping[str, dict]]) -> list[dict]:
     """The mutations table from :func:`run_mutations`: one row per (mutation, claim)
     (:data:`MUTATION_COLUMNS`).  ``cells_failing`` / ``cells`` and the worst cell are the mutated
     run's, ``worst_value_unmutated`` is the same cell unmutated; ``flipped``: the verdict changed;
-    ``targeted``: the mutation is aimed at the claim (THEORY §2.4, §3.2)."""
+    ``targeted``: the mutation is aimed at the claim (theory §2.4, §3.2)."""
     base = runs["unmutated"]
     rows = []
     for name, got in runs.items():

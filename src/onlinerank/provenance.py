@@ -1,5 +1,5 @@
 """Provenance: git commit, file digests, the versions of Python and of the packages results depend
-on, the results manifest (ARCHITECTURE §4), and where a repository's results are."""
+on, the results manifest (design §data), and where a repository's results are."""
 
 from __future__ import annotations
 

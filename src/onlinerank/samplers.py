@@ -1,4 +1,4 @@
-"""Randomised sorting procedures of OnlineRank (THEORY §2.2–§2.4, paper Algorithms 2 and 3).
+"""Randomised sorting procedures of OnlineRank (theory §2.2–§2.4, paper Algorithms 2 and 3).
 
 All functions take *log-weights* ``logw`` (``a_u = eta * S(u)``), never weights, so that nothing
 overflows for ``|logw|`` up to 1e6.  Lemma 6.1: both samplers satisfy
@@ -186,7 +186,7 @@ def plackett_luce(logw: np.ndarray, rng: np.random.Generator, size: int | None =
     """Plackett–Luce orders (Algorithm 3) by the exponential race (Gumbel-max trick).
 
     ``order = argsort(log E_u - a_u)`` with ``E_u ~ Exp(1)`` i.i.d. is the PL law exactly
-    (THEORY §2.3).  One uint64 seed per order is drawn from ``rng``; the orders are those of
+    (theory §2.3).  One uint64 seed per order is drawn from ``rng``; the orders are those of
     :func:`plackett_luce_rows` on the (broadcast) rows with these seeds.  A single vector ``logw``
     (n,) is neither copied nor re-weighted per order.
     """

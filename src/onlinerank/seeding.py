@@ -1,4 +1,4 @@
-"""Named random streams (ARCHITECTURE §1.5).
+"""Named random streams (design §seeding).
 
 Every random stream in the project is ``SeedSequence(root_seed, spawn_key=key(*names))`` where the
 names say *what* is simulated (cell, replicate, role), never where or when it runs.  Hence results

@@ -9,7 +9,7 @@ The base class implements that call as the per-round reference loop; OnlineRank,
 uniform ranking replace it for choice feedback by one compiled/vectorised call, bit-identical to
 the reference (tested for every block size).  Blocks end at the K log-spaced checkpoints, where
 the engine records the cumulative realised loss, cumulative exact expected loss and the hindsight
-optimum ``L_t(pi*)`` (closed form, THEORY §1), so memory is O(R n + R K + one block), never
+optimum ``L_t(pi*)`` (closed form, theory §1), so memory is O(R n + R K + one block), never
 O(T n).
 
 Randomness: replicate ``r`` of a cell uses the adversary stream ``(*cell, "rep", r, "adversary")``
@@ -208,8 +208,8 @@ def exact_expected_regret(s: np.ndarray, eta: float) -> float:
     """OnlineRank's exact expected regret (pairwise loss) on an explicit sequence ``s`` (T, n).
 
     No sampling: ``sum_t E[ellell(pi_t, s_t)] - L_T(pi*)`` with the expectation from the pairwise
-    marginals ``expit(eta (S_{t-1}(u) - S_{t-1}(v)))`` (Lemma 6.1, THEORY §2.5) and ``L_T(pi*)``
-    in closed form (THEORY §1).  The same for QuickSort and Plackett–Luce.  O(T n^2).
+    marginals ``expit(eta (S_{t-1}(u) - S_{t-1}(v)))`` (Lemma 6.1, theory §2.5) and ``L_T(pi*)``
+    in closed form (theory §1).  The same for QuickSort and Plackett–Luce.  O(T n^2).
     """
     s = np.asarray(s, dtype=np.float64)
     if s.ndim != 2:

@@ -370,7 +370,7 @@ def aggregate_stage(config: dict, stage: str, block_paths: list[str]) -> list[di
 
 
 def bounds_rows(config: dict, stage: str) -> list[dict]:
-    """Theorem 3.1 bounds for every distinct game of ``stage`` (THEORY §3.2).
+    """Theorem 3.1 bounds for every distinct game of ``stage`` (theory §3.2).
 
     ``bound_paper`` = n sqrt(T M ln 2) (paper's statement at eta_p); ``bound_sharp`` =
     C(n,2) ln2/eta_p + eta_p T M/2; ``bound_optimal`` = the sharp bound at its optimal eta.

@@ -35,7 +35,7 @@ def repeat_seconds(
     """Per repeat (``repeats`` back-to-back blocks of ``rounds`` rounds, after a warm-up), the
     median time per round, split into ``update`` (exact expected loss + update, e.g. PermELearn's
     Sinkhorn balancing) and ``sample`` (drawing the ranking, e.g. PermELearn's Birkhoff
-    decomposition), for one replicate against uniform single choices (THEORY §2.1-2.3 and §3.3:
+    decomposition), for one replicate against uniform single choices (theory §2.1-2.3 and §3.3:
     the O(n log n) draws of QuickSort and Plackett-Luce, PermELearn's Sinkhorn balancing).
     Medians within a repeat, not means: a round during which another process held the core costs
     milliseconds more and would dominate a mean of rounds of tens of microseconds; it shifts a
@@ -95,7 +95,7 @@ def per_round_seconds(
     spec: dict, n: int, rounds: int, repeats: int = 3, seed: int = 0, sample: bool | str = True
 ) -> dict[str, float]:
     """The median over the repeats of :func:`repeat_seconds` (``update``, ``sample``; ``sweeps``
-    is their mean), one number per part (THEORY §2.1-2.3, §3.3)."""
+    is their mean), one number per part (theory §2.1-2.3, §3.3)."""
     r = repeat_seconds(spec, n, rounds, repeats=repeats, seed=seed, sample=sample)
     return {
         "update": float(np.median(r["update"])),
@@ -106,7 +106,7 @@ def per_round_seconds(
 
 def runtime_rows(learners: dict, sec: dict) -> list[dict]:
     """Rows (learner, n, part, repeat, seconds per round) for each learner label and n of ``sec``
-    (THEORY §2.1-2.3 and §3.3): ``sec["repeats"]`` (default 5) separate timings per point, each the
+    (theory §2.1-2.3 and §3.3): ``sec["repeats"]`` (default 5) separate timings per point, each the
     median over ``rounds_timed`` rounds (:func:`repeat_seconds`).
 
     A learner is skipped for n above ``sec["max_n"][label]`` (e.g. Hedge's n! table).  Parts:
@@ -173,14 +173,14 @@ def runtime_rows(learners: dict, sec: dict) -> list[dict]:
 
 
 def fit_exponent(ns: ArrayLike, secs: ArrayLike) -> float:
-    """Least-squares slope of log(seconds) on log(n) (THEORY §2.1-2.3: n log n has a slope that
+    """Least-squares slope of log(seconds) on log(n) (theory §2.1-2.3: n log n has a slope that
     tends to 1, n² a slope of 2)."""
     return float(np.polyfit(np.log(np.asarray(ns, float)), np.log(np.asarray(secs, float)), 1)[0])
 
 
 def excess_exponent(ns: ArrayLike, secs: ArrayLike) -> float:
     """Least-squares slope of log(seconds / (n ln n)) on log(n): the growth beyond n log n
-    (THEORY §2.1-2.3).  Tends to 0 for time c·n ln n (any c), is 1 − 1/ln n locally for c·n²."""
+    (theory §2.1-2.3).  Tends to 0 for time c·n ln n (any c), is 1 − 1/ln n locally for c·n²."""
     n = np.asarray(ns, float)
     return fit_exponent(n, np.asarray(secs, float) / (n * np.log(n)))
 
@@ -195,7 +195,7 @@ def slopes(log_n: ArrayLike, log_t: ArrayLike) -> np.ndarray:
 
 def repeat_draws(samples: Sequence[ArrayLike], rng: np.random.Generator, draws: int) -> np.ndarray:
     """``(draws, len(samples))``: in each row one repeat drawn uniformly at random from each
-    sample (the bootstrap over repeats of the timing claims; THEORY §2.1-2.3, §3.3).  Each sample
+    sample (the bootstrap over repeats of the timing claims; theory §2.1-2.3, §3.3).  Each sample
     needs at least two repeats: one timing has no spread to make an interval of."""
     cols = []
     for i, smp in enumerate(samples):
@@ -215,7 +215,7 @@ def repeat_exponent(
     excess: bool = False,
 ) -> dict:
     """Growth exponent of timings with ``repeats[i]`` (several timings) at ``ns[i]``, and its
-    interval from the repeats (THEORY §2.1-2.3, §3.3).
+    interval from the repeats (theory §2.1-2.3, §3.3).
 
     ``estimate``: :func:`fit_exponent` (``excess``: :func:`excess_exponent`) of the per-n medians
     of the repeats.  Interval: the percentile interval at ``level`` of the same fit to ``draws``
@@ -244,7 +244,7 @@ def repeat_exponent(
 def repeat_ratio(
     num: ArrayLike, den: ArrayLike, rng: np.random.Generator, level: float = 0.95, draws: int = 4000
 ) -> dict:
-    """Ratio of the medians of two sets of timing repeats and its interval (THEORY §3.3): the
+    """Ratio of the medians of two sets of timing repeats and its interval (theory §3.3): the
     percentile interval at ``level`` of the ratio of one repeat of each drawn at random (as in
     :func:`repeat_exponent`), stretched to contain the estimate.  Returns ``estimate, lo, hi``."""
     est = float(np.median(np.asarray(num, float)) / np.median(np.asarray(den, float)))

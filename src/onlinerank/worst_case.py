@@ -1,6 +1,6 @@
 """The exact worst case of any learner whose law is a function of the cumulative scores S.
 
-Implements THEORY.md:
+Implements (docs/theory):
 
 * §1: pairwise loss, offline optimum ``L_T(pi*)`` (:mod:`onlinerank.hindsight`), and the remark
   that adaptive and oblivious worst cases coincide when the learner's law at round t is a
@@ -10,7 +10,7 @@ Implements THEORY.md:
 * §2.5: the regret as a sum of per-round terms plus a final one, which is what the DP maximises;
 * §3.4: the dynamic program over canonical score states.
 
-Regret decomposition (THEORY §1 offline optimum): for every sequence::
+Regret decomposition (theory §1 offline optimum): for every sequence::
 
     Regret = sum_t [ E ellell(pi_t, s_t) - 1/2 sum_{u<v} |s_t(u) - s_t(v)| ]
              + 1/2 sum_{u<v} |S_T(u) - S_T(v)|,
@@ -21,7 +21,7 @@ and when the law of ``pi_t`` is a function of ``S_{t-1}`` the first term of roun
     V_T(S) = -hindsight_loss(S, 0),
     V_t(S) = max_{s in family} [ E_S ellell(pi, s) - 1/2 |s|_pairs + V_{t+1}(S + s) ],
 
-gives the exact worst case ``V_0(0)`` over all sequences (for OnlineRank the bracket is THEORY
+gives the exact worst case ``V_0(0)`` over all sequences (for OnlineRank the bracket is theory
 §2.5's tanh term).  ``E_S ellell(pi, s)`` is the learner's *own* ``expected_loss`` after its
 ``set_scores(S)`` hook (one replicate per state), so no formula of a learner is copied here.
 
@@ -96,12 +96,12 @@ _BLOCK = 1 << 17  # states per block of the DP's (states, actions) work arrays
 
 
 # --------------------------------------------------------------------------------------------
-# Games, learners and actions (THEORY §1)
+# Games, learners and actions (theory §1)
 # --------------------------------------------------------------------------------------------
 
 
 def family_actions(n: int, family: str, k: int = 1) -> np.ndarray:
-    """Every feedback vector of a family as an int array (A, n) (THEORY §1).
+    """Every feedback vector of a family as an int array (A, n) (theory §1).
 
     ``single``: ``e_u``; ``kchoice``: ``1_U`` with ``|U| = k``; ``subset``: every ``1_U``
     (``2^n`` rows, including 0 and 1); ``spearman``: ``-sigma`` for each of the ``n!``
@@ -122,7 +122,7 @@ def family_actions(n: int, family: str, k: int = 1) -> np.ndarray:
 
 
 def reduced_actions(n: int, family: str, k: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """The family modulo translation (THEORY §3.4): ``(acts, disp)``, ``acts = s - min s``
+    """The family modulo translation (theory §3.4): ``(acts, disp)``, ``acts = s - min s``
     (distinct rows, the DP's actions) and ``disp`` the family's own vector of each (for output
     sequences)."""
     full = family_actions(n, family, k)
@@ -158,7 +158,7 @@ def _learner_spec(learner: LearnerArg, eta: str | float | None) -> tuple[dict | 
 def dp_learner(
     learner: LearnerArg, n: int, T: int, family: str = "single", k: int = 1, eta: str | float | None = None
 ) -> tuple[Game, Learner, str]:
-    """Validate a DP instance and build its learner: ``(game, learner, law)`` (THEORY §1: the
+    """Validate a DP instance and build its learner: ``(game, learner, law)`` (theory §1: the
     DP needs a law at round t that is a deterministic function of ``S_{t-1}``).
 
     ``learner`` is a registered name, a spec dict ``{"name": ..., **params}`` or a
@@ -193,7 +193,7 @@ def dp_learner(
 
 
 def learner_bound(lrn: Learner, game: Game) -> float:
-    """The learner's own regret bound in the game's units (THEORY §3.2–§3.3), or NaN.
+    """The learner's own regret bound in the game's units (theory §3.2–§3.3), or NaN.
 
     OnlineRank: the sharp Theorem 3.1 bound at its eta (valid for every eta); Hedge, FPL,
     PermELearn with their tuned rates: :func:`onlinerank.bounds.comparison_bound` (FPL's and
@@ -225,7 +225,7 @@ def _span(n: int, family: str) -> int:
 def estimate_states(
     n: int, T: int, family: str = "single", k: int = 1, labelled: bool = False, stop_above: float = math.inf
 ) -> float:
-    """Number of canonical states of the DP (THEORY §3.4) over the layers ``t = 0..T`` (an upper
+    """Number of canonical states of the DP (theory §3.4) over the layers ``t = 0..T`` (an upper
     bound; exact for single choice).  Sorted states of layer t are partitions with at most ``n-1`` positive
     parts, each at most ``t * span``; for single / k-choice their sum is ``k t - n c``
     (``c >= 0``).  Counted with the Gaussian binomial recurrence
@@ -288,7 +288,7 @@ def _action_feedback(a: np.ndarray, R: int, family: str) -> Feedback:
 def step_rewards(lrn: Learner, X: np.ndarray, acts: np.ndarray, family: str) -> np.ndarray:
     """``E_S ellell(pi, s) - 1/2 sum_{u<v} |s(u) - s(v)|`` for every state ``S = X[i]`` and action
     ``s = acts[a]``, shape (N, A): the per-round term of the regret decomposition (module
-    docstring; THEORY §2.5).  The learner is put in the states by its ``set_scores`` hook and
+    docstring; theory §2.5).  The learner is put in the states by its ``set_scores`` hook and
     queried with its own ``expected_loss``, in batches of states."""
     N, A = X.shape[0], acts.shape[0]
     out = np.empty((N, A))
@@ -307,13 +307,13 @@ def step_rewards(lrn: Learner, X: np.ndarray, acts: np.ndarray, family: str) -> 
 
 
 # --------------------------------------------------------------------------------------------
-# The exact DP (THEORY §3.4)
+# The exact DP (theory §3.4)
 # --------------------------------------------------------------------------------------------
 
 
 @dataclass
 class WorstCaseResult:
-    """Exact worst-case expected regret of a learner (THEORY §3.4) and the bounds of §3.2–§3.3.
+    """Exact worst-case expected regret of a learner (theory §3.4) and the bounds of §3.2–§3.3.
 
     ``bound_thm31 = n sqrt(T M ln 2)`` is Theorem 3.1's value (a bound for OnlineRank at the
     paper's eta); ``bound_sharp = C(n,2) ln 2 / eta + eta T M / 2`` holds for OnlineRank at every
@@ -346,7 +346,7 @@ class WorstCaseResult:
 
 
 def make_result(lrn: Learner, game: Game, value: float, **extra: Any) -> WorstCaseResult:
-    """A :class:`WorstCaseResult` with the bounds of THEORY §3.2–§3.3 filled in (shared with the
+    """A :class:`WorstCaseResult` with the bounds of theory §3.2–§3.3 filled in (shared with the
     search adversaries)."""
     n, T, M = game.n, game.T, game.M
     eta = float(lrn.eta_value) if lrn.name == "onlinerank" else math.nan  # type: ignore[attr-defined]
@@ -424,7 +424,7 @@ def exact_worst_regret(
 ) -> WorstCaseResult:
     """Exact maximum of a learner's expected regret over all length-T feedback sequences.
 
-    THEORY §3.4 (dynamic program over canonical states, module docstring), §2.5 (per-round
+    theory §3.4 (dynamic program over canonical states, module docstring), §2.5 (per-round
     terms), §1 (hindsight optimum), §3.2–§3.3 (bounds in the result).  ``learner``: a name, a
     spec dict (``{"name": "fpl", "scale": 2.0}``) or a Learner whose ``scores_law()`` is not
     None; ``eta`` (OnlineRank only; default its own, the paper's rate with the family's exact M).
@@ -491,7 +491,7 @@ def exact_worst_regret(
         seq_rows = []
         r = 0
         for t in range(T):
-            # canonical label j is the item at position j of the stable sort of S (THEORY §3.4)
+            # canonical label j is the item at position j of the stable sort of S (theory §3.4)
             perm = np.arange(n) if labelled else np.argsort(S, kind="stable")
             s = np.empty(n, dtype=np.int64)
             s[perm] = disp[best[t][r]]
@@ -518,7 +518,7 @@ def exact_worst_regret(
 
 
 def infer_family(seq: np.ndarray) -> tuple[str, int]:
-    """``(family, k)`` of an integer feedback sequence (T, n) (THEORY §1 families): ``single``,
+    """``(family, k)`` of an integer feedback sequence (T, n) (theory §1 families): ``single``,
     ``kchoice`` (constant ``|U| = k <= n/2``), ``subset`` (other 0/1 rows), ``spearman``
     (rows ``-sigma``)."""
     seq = np.asarray(seq)
@@ -538,7 +538,7 @@ def infer_family(seq: np.ndarray) -> tuple[str, int]:
 def play_regret(lrn: Learner, game: Game, seqs: np.ndarray, items: bool = True) -> np.ndarray:
     """Exact expected regret of every sequence ``seqs[r]`` (R, T, n) against the learner, played
     forward with its own ``expected_loss`` and ``update`` (R replicates) and the hindsight optimum
-    of THEORY §1.  With ``items`` (default), rounds whose rows are all ``1_U`` with one ``|U|`` in
+    of theory §1.  With ``items`` (default), rounds whose rows are all ``1_U`` with one ``|U|`` in
     ``1..n-1`` are passed as chosen items (the learners' fast paths), otherwise as dense values."""
     seqs = np.asarray(seqs)
     R, T, n = seqs.shape
@@ -573,7 +573,7 @@ def sequence_regret(
     family: str | None = None,
     k: int | None = None,
 ) -> float:
-    """A learner's exact expected regret on an explicit sequence ``seq`` (T, n) (THEORY §1, §2.5).
+    """A learner's exact expected regret on an explicit sequence ``seq`` (T, n) (theory §1, §2.5).
 
     The learner (default OnlineRank; ``eta`` as in :func:`exact_worst_regret`) plays the
     sequence with its own exact ``expected_loss`` and ``update``; its game has ``T = len(seq)``
@@ -604,7 +604,7 @@ def brute_force_worst_regret(
     chunk: int = 4096,
 ) -> float | tuple[float, np.ndarray]:
     """Maximum expected regret over ALL ``A^T`` sequences of the (unreduced) family, each played
-    by the learner forward with its own ``expected_loss`` and ``update`` (THEORY §3.4 cross-check;
+    by the learner forward with its own ``expected_loss`` and ``update`` (theory §3.4 cross-check;
     no state reduction, no ``set_scores``).  Tiny instances only (``A^T <= limit``)."""
     game, lrn, _ = dp_learner(learner, n, T, family, k, eta)
     acts = family_actions(n, family, game.k).astype(np.float64)
@@ -631,7 +631,7 @@ def brute_force_worst_regret(
 
 
 def worst_case_rows(section: dict) -> list[dict]:
-    """Pipeline table of OnlineRank's exact worst cases (THEORY §3.4): for each case
+    """Pipeline table of OnlineRank's exact worst cases (theory §3.4): for each case
     ``{family, n, k, T: [...], eta_factor: [...]}`` (``eta_factor`` multiplies the paper's eta,
     default ``[1.0]``).  ``section`` is the config's ``worst_case`` section, whose ``exact`` key
     holds the cases.  Columns: family, n, k, T,
@@ -666,7 +666,7 @@ def worst_case_rows(section: dict) -> list[dict]:
 
 
 def theorem31_eta(n: int, T: int, family: str, k: int = 1) -> float:
-    """The paper's rate ``eta_p = n sqrt(ln 2 / (T M))`` with the family's exact M (THEORY §3.2)."""
+    """The paper's rate ``eta_p = n sqrt(ln 2 / (T M))`` with the family's exact M (theory §3.2)."""
     from .bounds import eta_paper
 
     return float(eta_paper(n, T, family_M(family, n, k)))

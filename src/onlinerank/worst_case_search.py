@@ -1,4 +1,4 @@
-"""Search adversaries for the worst case beyond the exact DP's reach (issue 14, THEORY §3.4).
+"""Search adversaries for the worst case beyond the exact DP's reach (theory §3.4).
 
 Each search runs against any learner whose law is a function of the cumulative scores S (the
 DP's hooks, :func:`onlinerank.worst_case.dp_learner`) and returns an explicit feedback sequence,
@@ -18,7 +18,7 @@ the learner's worst case.
   layer: every successor keeps the best accumulated reward G (exact dominance, as in the DP),
   and the kept states are the best by each of several scores (``G`` plus the regret of stopping
   now, ``1/2 sum |S_u - S_v|``, or plus the potential ``sum_{u<v} tau ln(2 cosh((S_u-S_v)/(2 tau)))``
-  of Theorem 3.1's proof, THEORY §3.1, at ``tau = c / eta_p``).  With ``width`` at least the
+  of Theorem 3.1's proof, theory §3.1, at ``tau = c / eta_p``).  With ``width`` at least the
   number of reachable states it *is* the DP.  Every family of the DP.
 * :func:`adversary_regret` — a registered adaptive adversary (``greedy``, ``cyclic``) run
   through the simulator against the learner, its feedback recorded.
@@ -71,7 +71,7 @@ SEARCH_FAMILIES = ("single", "kchoice", "subset", "spearman")
 
 
 def staircase_sequences(n: int, lengths: np.ndarray, k: int = 1) -> np.ndarray:
-    """Feedback sequences (R, T, n) int8 of the staircase policy (the shape of THEORY §3.4's
+    """Feedback sequences (R, T, n) int8 of the staircase policy (the shape of theory §3.4's
     DP argmax) for phase lengths ``lengths`` (R, n-k+1): ``lengths[r, i]`` rounds with ``n - i``
     active items (module docstring)."""
     L = np.asarray(lengths, dtype=np.int64)
@@ -140,7 +140,7 @@ def staircase_search(
     batch: int = 256,
 ) -> WorstCaseResult:
     """Best staircase sequence found by local search over its phase lengths (module docstring;
-    a lower bound on the worst case of THEORY §3.4).
+    a lower bound on the worst case of theory §3.4).
 
     ``max_evals`` caps the number of sequences played per start (three starts).  Returns a
     :class:`~onlinerank.worst_case.WorstCaseResult` with ``method="staircase"``, the sequence in
@@ -199,7 +199,7 @@ def staircase_search(
 
 
 def _potential(Y: np.ndarray, tau: float) -> np.ndarray:
-    """``sum_{u<v} tau ln(2 cosh(d_uv / (2 tau)))`` (THEORY §3.1's per-pair potential), stably."""
+    """``sum_{u<v} tau ln(2 cosh(d_uv / (2 tau)))`` (theory §3.1's per-pair potential), stably."""
     n = Y.shape[1]
     iu, iv = np.triu_indices(n, 1)
     d = np.abs(Y[:, iu].astype(np.float64) - Y[:, iv])
@@ -217,8 +217,8 @@ def beam_search(
     width: int = 1000,
     taus: tuple[float, ...] = (0.5, 1.0),
 ) -> WorstCaseResult:
-    """The DP's forward recursion (THEORY §3.4) kept to ``width`` canonical states per layer,
-    ranked with THEORY §3.1's potential among others (module docstring).
+    """The DP's forward recursion (theory §3.4) kept to ``width`` canonical states per layer,
+    ranked with theory §3.1's potential among others (module docstring).
 
     Kept: the union of the ``width // (1 + len(taus))`` best states by ``G + 1/2 sum |S_u - S_v|``
     and by ``G + potential(tau_c = c / eta_p)`` for each ``c`` in ``taus``.  Returns a
@@ -325,7 +325,7 @@ def adversary_regret(
     eta: str | float | None = None,
     seed: int = 0,
 ) -> WorstCaseResult:
-    """A registered adversary (name or spec dict; THEORY §3.4's heuristic adversaries) against
+    """A registered adversary (name or spec dict; theory §3.4's heuristic adversaries) against
     the learner, one replicate through
     :func:`onlinerank.simulate.simulate` (randomness, if any, from its named streams under
     ``seed``); ``value`` is the learner's exact expected regret and ``argmax_seq`` the feedback
@@ -358,7 +358,7 @@ def search_worst_regret(
     max_evals: int = 20_000,
 ) -> WorstCaseResult:
     """The better of :func:`staircase_search` (single and k-choice) and :func:`beam_search`, a
-    lower bound on THEORY §3.4's worst case; ``method`` says which, ``seconds`` is the time of
+    lower bound on theory §3.4's worst case; ``method`` says which, ``seconds`` is the time of
     both."""
     t0 = time.perf_counter()
     if family not in SEARCH_FAMILIES:

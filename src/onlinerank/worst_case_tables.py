@@ -1,5 +1,5 @@
-"""Pipeline tables of issue 14: the exact worst case of every learner (a sound Section 4
-comparison) and how tight Theorem 3.1 is — findings beyond the paper (THEORY §3.2–§3.4).
+"""Pipeline tables of the exact worst cases: the exact worst case of every learner (a sound Section 4
+comparison) and how tight Theorem 3.1 is — findings beyond the paper (theory §3.2–§3.4).
 
 Entry points take the config's ``worst_case`` section (and the ``learners`` mapping) and return
 tidy rows; :func:`validate_worst_case` checks the section.  Section shape::
@@ -67,7 +67,7 @@ _KEYS = ("exact", "family", "k", "max_states", "learners", "comparison", "tightn
 
 
 def encode_sequence(seq: np.ndarray, family: str) -> str:
-    """A feedback sequence (THEORY §1 families) as text, one token per round separated by
+    """A feedback sequence (theory §1 families) as text, one token per round separated by
     spaces: the chosen items joined by ``+`` (binary families; ``-`` for the empty set), or
     Spearman's positions ``sigma(0).sigma(1)...``."""
     seq = np.asarray(seq, dtype=np.int64)
@@ -77,7 +77,7 @@ def encode_sequence(seq: np.ndarray, family: str) -> str:
 
 
 def decode_sequence(text: str, n: int, family: str) -> np.ndarray:
-    """The (T, n) int feedback sequence (THEORY §1) of :func:`encode_sequence`'s ``text``."""
+    """The (T, n) int feedback sequence (theory §1) of :func:`encode_sequence`'s ``text``."""
     rows: list[list[int] | np.ndarray] = []
     for tok in text.split():
         if family == "spearman":
@@ -91,7 +91,7 @@ def decode_sequence(text: str, n: int, family: str) -> np.ndarray:
 
 
 def replay_row(row: dict, learners: dict) -> float:
-    """The exact expected regret (THEORY §2.5) of a row's sequence, replayed with the row's
+    """The exact expected regret (theory §2.5) of a row's sequence, replayed with the row's
     learner (its label
     in ``learners``, or OnlineRank at the row's eta for tightness rows)."""
     seq = decode_sequence(str(row["sequence"]), int(row["n"]), row["family"])
@@ -146,7 +146,7 @@ def _points(key: str, v, T_list: bool) -> list[dict]:
 
 def validate_worst_case(section: dict, learners: dict) -> None:
     """Check the ``worst_case`` section against :func:`onlinerank.worst_case.exact_worst_regret`'s
-    rules (THEORY §3.4 DP sizes) before any work; raises a one-line ``ValueError`` naming the
+    rules (theory §3.4 DP sizes) before any work; raises a one-line ``ValueError`` naming the
     key and the value.
 
     ``learners`` is the config's ``learners`` mapping (label -> spec).  Checked: known keys,
@@ -311,7 +311,7 @@ def comparison_rows(section: dict, learners: dict, part: str = "all") -> list[di
 
 def fraction_of_exact_rows(rows: list[dict]) -> list[dict]:
     """For every adversary row of :func:`comparison_rows` at a DP size: the fraction of the
-    learner's exact worst case (THEORY §3.4) it reaches (``value / exact``).  This is what makes the greedy
+    learner's exact worst case (theory §3.4) it reaches (``value / exact``).  This is what makes the greedy
     adversary's numbers an observation about the adversary, not a comparison of learners (issue
     14: greedy reaches ~0.9 of OnlineRank's worst case but only ~0.3-0.4 of FPL's).  Columns:
     family, n, k, T, learner, method, value, exact, fraction."""
@@ -398,7 +398,7 @@ def tightness_rows(section: dict, part: str = "all") -> list[dict]:
 
 def largest_ratio_rows(rows: list[dict]) -> list[dict]:
     """Per n, the tightness row with the largest ``ratio_sharp`` (exact or search), with its
-    sequence: the largest fraction of Theorem 3.1 (sharp form, THEORY §3.1) any sequence is known
+    sequence: the largest fraction of Theorem 3.1 (sharp form, theory §3.1) any sequence is known
     to reach."""
     best: dict[int, dict] = {}
     for r in rows:

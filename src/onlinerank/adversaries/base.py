@@ -1,4 +1,4 @@
-"""The adversary contract and registry (ARCHITECTURE §3): the one file a plug-in author reads.
+"""The adversary contract and registry (design §plugins): the one file a plug-in author reads.
 
 An adversary produces the feedback of every round for R replicates.  Its randomness comes from one
 generator per replicate (named streams, ``seeding.py``), so a replicate's feedback does not depend
@@ -90,7 +90,7 @@ _BLOCK = 1 << 22  # elements per (R_chunk, n, n) temporary
 def bradley_terry_positions(a: np.ndarray) -> np.ndarray:
     """``E[pi(u) - 1] = sum_{v != u} expit(a_v - a_u)`` (R, n) for the Bradley–Terry marginals
     ``P(v before u) = expit(a_v - a_u)`` of log-weights ``a`` (R, n), which both samplers of
-    OnlineRank have (Lemma 6.1, THEORY §2.5).  O(R n^2), in blocks of replicates."""
+    OnlineRank have (Lemma 6.1, theory §2.5).  O(R n^2), in blocks of replicates."""
     a = np.asarray(a, dtype=np.float64)
     R, n = a.shape
     out = np.empty((R, n))
@@ -135,7 +135,7 @@ class Adversary:
     #: feedback families this adversary can produce
     families: ClassVar[tuple[str, ...]] = ()
     #: True when every learner has the same expected regret against it (an i.i.d. sequence that
-    #: ignores the learner, THEORY §4.1): the claims report its cells as controls, apart from the
+    #: ignores the learner, theory §4.1): the claims report its cells as controls, apart from the
     #: cells that can tell a good learner from a bad one
     learner_independent: ClassVar[bool] = False
 

@@ -1,4 +1,4 @@
-"""The cyclic "least-favoured item" adversary (THEORY §3.4).
+"""The cyclic "least-favoured item" adversary (theory §3.4).
 
 Each round chooses the ``k`` items (one for single choice, ``n // 2`` for subsets) with the
 *lowest* cumulative score so far.  Among items with equal scores it takes, by default
@@ -9,7 +9,7 @@ Follow-the-Leader plays) ranks *last*.  With ``ties="low"`` it takes the lowest 
 Regret it causes:
 
 * OnlineRank at the paper's rate: about ``eta T (n - 1) / 8`` (single choice), i.e. a ratio of
-  about 1/8 to ``n sqrt(T M ln 2)`` (THEORY §3.4); the tie rule is irrelevant (OnlineRank is
+  about 1/8 to ``n sqrt(T M ln 2)`` (theory §3.4); the tie rule is irrelevant (OnlineRank is
   equivariant under relabelling the items).
 * Follow-the-Leader with ``ties="high"``: the chosen items always sit at the bottom of FTL's
   ranking, so FTL loses ``k (n - k)`` per round while the hindsight optimum loses about half of

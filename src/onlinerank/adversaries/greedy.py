@@ -6,7 +6,7 @@ Each round it plays the feedback ``s`` that maximises
 
 where ``E`` is the learner's *exact* expected pairwise loss of the coming ranking (its
 distribution, never its sampled ranking), ``S`` the cumulative scores so far and ``L*`` the
-hindsight optimum (THEORY §1, :func:`onlinerank.hindsight.hindsight_loss`).  The sum of the
+hindsight optimum (theory §1, :func:`onlinerank.hindsight.hindsight_loss`).  The sum of the
 increments over the rounds is the learner's expected regret, so this is the myopic worst case.
 
 Closed forms (binary feedback ``s = 1_C``, integer scores ``S``):

@@ -1,4 +1,4 @@
-"""Every verdict is data: the claims of the paper, tested (ARCHITECTURE §1.7).
+"""Every verdict is data: the claims of the paper, tested (design §verdicts).
 
 * :mod:`.registry` — one entry per statement (stable id, section, statistic, threshold,
   direction, test, tables read, learners it is about);

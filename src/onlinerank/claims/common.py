@@ -72,7 +72,7 @@ def control_reason(ctx: Context, r: dict, twins: dict | None = None) -> str:
     """Why the simulated cell ``r`` cannot depend on the learner (empty: it can).
 
     * the adversary declares ``learner_independent`` (its sequence is i.i.d. and independent of
-      the learner, so every learner's expected regret is the same, THEORY §4.1);
+      the learner, so every learner's expected regret is the same, theory §4.1);
     * a QuickSort cell of the exact expected regret whose Plackett–Luce twin (same experiment,
       adversary, family, n, k, T) is in ``twins`` (:func:`sampler_twins`): by Lemma 6.1 both give
       OnlineRank the same expected loss every round, so the twin already tests the claim.

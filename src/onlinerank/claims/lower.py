@@ -1,4 +1,4 @@
-"""Claims of the lower-bound stage (THEORY §4): the theorem with explicit constants, "every
+"""Claims of the lower-bound stage (theory §4): the theorem with explicit constants, "every
 algorithm pays the same" against the random adversary, the Binomial frequency law, the paper's
 alpha + beta + gamma proof route, and the findings beyond the paper (exact formula, the limit
 ratio 2 sqrt(pi ln 2), the numerical h_c(n))."""
@@ -22,11 +22,11 @@ CURVES = ("n", "k", "T", "scale", "exact", "thm31_optimal", "h_holder")
     title="Every algorithm suffers Ω(n^{3/2}√(kT)) for T ≥ h(n)",
     statement="For T ≥ h(n) some sequence forces expected regret Ω(n^{3/2}√T) (single choice; "
     "Ω(n^{3/2}√(kT)) with uniform k-subsets).  Tested with the explicit constant 1/16 and "
-    "h(n,k) = n(n−1)/(2k(n−k)) of THEORY §4.5(a) (the paper does not bound h).",
+    "h(n,k) = n(n−1)/(2k(n−k)) of theory §4.5a (the paper does not bound h).",
     statistic="min over T ≥ h(n,k) of exact E[regret] / (n^{3/2} √(kT))",
     direction=">=",
     threshold=1 / 16,
-    test="exact finite formula of the random adversary's regret (THEORY §4.2), every T of a log grid",
+    test="exact finite formula of the random adversary's regret (theory §4.2), every T of a log grid",
     reads={"lower_curves": CURVES},
     about="every algorithm (the random adversary's regret does not depend on the algorithm)",
     figures=("lower_sandwich", "lower_normalized"),
@@ -177,7 +177,7 @@ def binomial_law(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.lower_route",
     section="beyond",
-    paper_ref="Theorem 3.3, proof (α + β + γ; this project's reconstruction, THEORY §4.4)",
+    paper_ref="Theorem 3.3, proof (α + β + γ; this project's reconstruction, theory §4.4)",
     title="The α + β + γ route, as reconstructed, gives a valid lower bound",
     statement="E L_T(π*) = α + β + γ is bounded above term by term (α by counting, β by negative "
     "association, γ by the tail), so E L_T(Alg) − (α + β + γ bounds) is a lower bound on the regret. "
@@ -186,7 +186,7 @@ def binomial_law(ctx: Context) -> list[dict]:
     statistic="route's regret lower bound / exact E[regret]",
     direction="<=",
     threshold=1.0,
-    test="exact Binomial sums for the three bounds (THEORY §4.4) against the exact regret (§4.2)",
+    test="exact Binomial sums for the three bounds (theory §4.4) against the exact regret (§4.2)",
     reads={"lower_abg": ("n", "k", "T", "j", "regret_lower", "exact_regret")},
     about="the random adversary",
     figures=("lower_abg",),
@@ -213,9 +213,9 @@ def route(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.lower_exact_formula",
     section="beyond",
-    paper_ref="Theorem 3.3 (THEORY §4.2 [X])",
+    paper_ref="Theorem 3.3 (theory §4.2 [X])",
     title="The exact O(T) formula of the random adversary's regret matches Monte Carlo",
-    statement="E[regret] = n(n−1)/4 · Σ_N Bin(N; T, r) E|S_N| for every algorithm (THEORY §4.2); "
+    statement="E[regret] = n(n−1)/4 · Σ_N Bin(N; T, r) E|S_N| for every algorithm (theory §4.2); "
     "the simulated learners' mean regret agrees with it.",
     statistic="|Σ_T mean regret / Σ_T exact formula − 1| per learner and game",
     direction="<=",
@@ -236,7 +236,7 @@ def exact_formula(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.upper_lower_ratio",
     section="beyond",
-    paper_ref="Theorem 3.1 vs Theorem 3.3 (THEORY §4.3 [X])",
+    paper_ref="Theorem 3.1 vs Theorem 3.3 (theory §4.3 [X])",
     title="Theorem 3.1 at η* over the random adversary's regret tends to 2√(π ln 2) = 2.9513",
     statement="The upper bound and the lower-bound construction differ asymptotically by exactly "
     "2√(π ln 2), for every n and k.",
@@ -276,14 +276,14 @@ def upper_lower(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.h_c",
     section="beyond",
-    paper_ref="Theorem 3.3 (h unbounded in the paper; THEORY §4.5(d) [X])",
+    paper_ref="Theorem 3.3 (h unbounded in the paper; theory §4.5d [X])",
     title="The numerical h_c(n) grows linearly in n",
     statement="h_c(n), the smallest T0 with exact regret ≥ c n^{3/2}√T for all T ≥ T0, is Θ(n): its "
     "local log-log slope in n at the top of the grid is 1 (h(n) = Θ(n) is also necessary, §4.5).",
     statistic="|local slope of log h_c in log n at the two largest n − 1|",
     direction="<=",
     threshold="claims.exponent_tolerance",
-    test="exact scan of the formula, certified beyond the scan by bound (b) (THEORY §4.5)",
+    test="exact scan of the formula, certified beyond the scan by bound (b) (theory §4.5)",
     reads={"lower_hc": ("n", "k", "c", "h_c")},
     figures=("lower_hc",),
 )
@@ -342,7 +342,7 @@ LSTAR_GRID = ((3, 7), (4, 8), (5, 6), (6, 4))
     direction="<=",
     threshold=0.0,
     test="exact integer enumeration of every frequency vector f of T choices among n items and every "
-    "ranking (THEORY §4.1)",
+    "ranking (theory §4.1)",
     about="the offline optimum of the lower-bound construction (no learner)",
 )
 def lstar_identity(ctx: Context) -> list[dict]:

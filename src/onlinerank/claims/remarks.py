@@ -17,7 +17,7 @@ from ..laws import pair_marginals, plackett_luce_law, quicksort_law, total_varia
 from .registry import Context, claim, make_cell, not_tested
 from .stats import abs_interval, bonferroni_z
 
-#: weight vectors of the exact Lemma 6.1 check (THEORY §5.2; GOLDEN G3/G4)
+#: weight vectors of the exact Lemma 6.1 check (theory §5.2; GOLDEN G3/G4)
 LEMMA_WEIGHTS = ((1, 2, 4), (1, 2, 3, 4), (1, 1, 3, 7, 2), (5, 1, 2, 2, 9))
 
 
@@ -86,7 +86,7 @@ def lemma61(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.laws_differ",
     section="beyond",
-    paper_ref="Lemma 6.1 (THEORY §2.4 [V])",
+    paper_ref="Lemma 6.1 (theory §2.4 [V])",
     title="QuickSort's and Plackett–Luce's full laws differ",
     statement="Only the pairwise marginals coincide: for unequal weights the two laws over orders are "
     "different (e.g. w = (1, 2, 4): P(0,1,2) = 7/135 against 1/21; total variation 8/189).",
@@ -311,7 +311,7 @@ not_tested(
     title="The baselines' own guarantees (MW, FPL, PermELearn, Yasutake et al.)",
     statement="MW over n! rankings guarantees O(M√(Tn log n)); FPL (Kalai–Vempala) 2√(DRAT); "
     "PermELearn (Helmbold–Warmuth) √(2L n ln n) + n ln n; Yasutake et al. O(n²√(T ln n)).",
-    reason="cited results, not proved in the paper; the project uses their standard forms (THEORY §3.3) "
+    reason="cited results, not proved in the paper; the project uses their standard forms (theory §3.3) "
     "for the Section 4 comparisons (sec4.*, sec5.*) and compares simulated regrets only as findings",
 )
 not_tested(

@@ -1,4 +1,4 @@
-"""Claims on running time (Abstract and Section 4 of the paper, THEORY §2.1-2.3 and §3.3): OnlineRank's
+"""Claims on running time (Abstract and Section 4 of the paper, theory §2.1-2.3 and §3.3): OnlineRank's
 round is O(n log n), PermELearn's Sinkhorn sweep quadratic, PermELearn's round far slower.
 
 The runtime table holds ``runtime.repeats`` separate timings per learner, n and part (each the
@@ -117,10 +117,10 @@ def runtime_onlinerank(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.runtime.permelearn",
     section="beyond",
-    paper_ref="Section 4 (PermELearn's running time; THEORY §3.3)",
+    paper_ref="Section 4 (PermELearn's running time; theory §3.3)",
     title="PermELearn's Sinkhorn sweep is quadratic in n",
     statement="Each Sinkhorn sweep of PermELearn is two n×n matrix–vector products, so its time grows "
-    "like n² (THEORY §3.3: HW needs Sinkhorn balancing and a matrix decomposition).",
+    "like n² (theory §3.3: HW needs Sinkhorn balancing and a matrix decomposition).",
     statistic="exponent of seconds per Sinkhorn sweep in n: least-squares slope of log t on log n over "
     "n ≥ fit_min_n",
     direction=">=",

@@ -1,7 +1,7 @@
 """Claims of Section 4 (and §5's comparisons): the baselines' weaker guarantees (decided exactly,
 :mod:`onlinerank.asymptotics`), the multiplicative-weights law, and the findings about the
 baselines (cyclic and greedy adversaries, worst cases, tightness).  The timing claims are in
-:mod:`.runtime`.  THEORY §3.3."""
+:mod:`.runtime`.  theory §3.3."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ COMPARISON = (
     "ratio_over_claimed",
 )
 
-#: the baseline bound each comparison uses (THEORY §3.3; this project's reconstruction)
+#: the baseline bound each comparison uses (theory §3.3; this project's reconstruction)
 BASELINE_BOUND = {
     "hedge": "Hedge over the n! rankings, L√(T ln n!/2) with loss range L = M (binary feedback) or "
     "(n³−n)/6 (Spearman)",
@@ -46,7 +46,7 @@ _DOMAIN = {
 def _omega_cells(ctx, comparisons):
     """One cell per (method, family): the exact infimum c over the paper's domain of
     (baseline bound / Theorem 3.1) / claimed factor, decided with SymPy
-    (:func:`onlinerank.asymptotics.decide`, THEORY §3.3).  c > 0 is Ω; a limit 0 on some path
+    (:func:`onlinerank.asymptotics.decide`, theory §3.3).  c > 0 is Ω; a limit 0 on some path
     gives c = 0.  The expression is first tied to the code's bounds: it must reproduce the
     table's ratio/claimed at every row of that comparison (relative difference ≤ 1e-12), else
     the step stops with an error (the proof would be about other formulas).  An undecided step
@@ -74,7 +74,7 @@ def _omega_cells(ctx, comparisons):
             else ""
         )
         note = (
-            f"{kind}baseline bound: {BASELINE_BOUND[method]}, this project's reconstruction, THEORY §3.3; "
+            f"{kind}baseline bound: {BASELINE_BOUND[method]}, this project's reconstruction, theory §3.3; "
             f"limit {res.limit_expr} = {res.limit:.4g} ({res.limit_path}); c = {res.c_expr} = {res.c:.4g} "
             f"at {res.where} ({exact}); matches the table's {count} rows to {diff:.1g}"
         )
@@ -115,7 +115,7 @@ _OMEGA = dict(
     # c is an exact infimum (no sampling): 0 exactly when a limit 0 is proven; every positive
     # value the closed forms give is orders of magnitude above this separator
     threshold=1e-9,
-    test="exact, no sampling: the closed forms of THEORY §3.3 as SymPy expressions over the paper's domain "
+    test="exact, no sampling: the closed forms of theory §3.3 as SymPy expressions over the paper's domain "
     "(n = 2m and 2m+1 where a floor occurs); the infimum over T and k from the signs of the derivatives "
     "(SymPy's assumptions), the remaining g(n) proven positive and its limit computed (Gruntz); c > 0 "
     "iff Ω holds.  The expression is checked against the bound_comparison table (the code's bounds)",
@@ -262,7 +262,7 @@ def _cyclic(name: str, target: float, title: str, statement: str):
     @claim(
         id=f"beyond.cyclic.{name}",
         section="beyond",
-        paper_ref="THEORY §3.4 (the cyclic adversary)",
+        paper_ref="theory §3.4 (the cyclic adversary)",
         title=title,
         statement=statement,
         statistic=f"|local exponent of the regret in T − {target:g}|",
@@ -321,7 +321,7 @@ _cyclic(
     "onlinerank",
     0.5,
     "Against the cyclic adversary OnlineRank's regret grows like √T",
-    "The least-favoured-item adversary costs OnlineRank about ηT(n−1)/8 = Θ(√T) at η_p (THEORY §3.4).",
+    "The least-favoured-item adversary costs OnlineRank about ηT(n−1)/8 = Θ(√T) at η_p (theory §3.4).",
 )
 _cyclic(
     "ftl",
@@ -364,12 +364,12 @@ def greedy(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.worst_case_learners",
     section="beyond",
-    paper_ref="Section 4 (a sound comparison of the learners; THEORY §3.4)",
+    paper_ref="Section 4 (a sound comparison of the learners; theory §3.4)",
     title="Every learner's exact worst case, side by side, lies below its own guarantee",
     statement="The exact worst-case expected regret over all sequences (dynamic program over the "
     "cumulative scores, single choice) of OnlineRank, Hedge over n!, FPL and PermELearn, and, beyond "
     "the DP's reach, the best sequence found by common adversaries and the search for each, stays "
-    "below the learner's own bound (Theorem 3.1 for OnlineRank; the cited bounds of THEORY §3.3 for "
+    "below the learner's own bound (Theorem 3.1 for OnlineRank; the cited bounds of theory §3.3 for "
     "the baselines).  The values side by side are the sound Section 4 comparison: the greedy adversary "
     "adapts to each learner separately and reaches very different fractions of their worst cases.",
     statistic="worst-case E[regret] (exact, or the best sequence found) / the learner's own bound",
@@ -420,7 +420,7 @@ def worst_case_learners(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.tightness",
     section="beyond",
-    paper_ref="Theorem 3.1 (how tight it is; THEORY §3.4)",
+    paper_ref="Theorem 3.1 (how tight it is; theory §3.4)",
     title="No sequence found reaches the sharp bound, at any n and η (how tight Theorem 3.1 is)",
     statement="OnlineRank's worst case over all sequences (exact by dynamic program where it reaches, "
     "the best sequence of the search adversary beyond it) stays below C(n,2) ln 2/η + ηTM/2 at every "

@@ -1,5 +1,5 @@
 """Claims of Section 5: the Spearman rank-aggregation corollary, Theorem 3.1 for real-valued
-(graded) feedback, and the Spearman exponent finding.  THEORY §3.2."""
+(graded) feedback, and the Spearman exponent finding.  theory §3.2."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Claims of the upper-bound stage: Theorem 3.1, Corollary 3.2, Lemma 6.1 through the samplers'
 realised losses, and the findings beyond the paper (every eta, local exponents).
 
-THEORY §3.1–§3.4; the statistics and the verdict rule are in :mod:`onlinerank.claims.stats`.
+theory §3.1–§3.4; the statistics and the verdict rule are in :mod:`onlinerank.claims.stats`.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _paper_rows(ctx, family=None):
     statistic="E[regret] / (n √(T M ln 2))",
     direction="<=",
     threshold=1.0,
-    test="exact expected regret (learner's randomness integrated out, THEORY §2.5), mean over the "
+    test="exact expected regret (learner's randomness integrated out, theory §2.5), mean over the "
     "adversary's replicates; two-sided Student-t intervals with R − 1 degrees of freedom, Bonferroni "
     "over the cells (family-wise 0.05)",
     reads=SIM,
@@ -62,7 +62,7 @@ def thm31(ctx: Context) -> list[dict]:
     statistic="max over sequences of E[regret] / (n √(T M ln 2))",
     direction="<=",
     threshold=1.0,
-    test="exact dynamic program over all feedback sequences (THEORY §3.4), no sampling",
+    test="exact dynamic program over all feedback sequences (theory §3.4), no sampling",
     reads={"worst_case": WORST},
     about="OnlineRank at η = η_p",
     figures=("worst_case",),
@@ -200,7 +200,7 @@ def lemma61_samplers(ctx: Context) -> list[dict]:
     section="beyond",
     paper_ref="Theorem 3.1 (condition η ≤ 1)",
     title="The sharp bound C(n,2) ln2/η + ηTM/2 holds for every η > 0",
-    statement="THEORY §3.2 [X]: e^{-x} ≤ 1 − x + x²/2 for all x ≥ 0, so the paper's condition "
+    statement="theory §3.2 [X]: e^{-x} ≤ 1 − x + x²/2 for all x ≥ 0, so the paper's condition "
     "η ≤ 1 is unnecessary; the exact worst case and every simulated learning rate stay below the bound.",
     statistic="E[regret] / (C(n,2) ln 2/η + η T M/2)",
     direction="<=",

@@ -1,4 +1,4 @@
-"""The learner contract and registry (ARCHITECTURE §3): the one file a plug-in author reads.
+"""The learner contract and registry (design §plugins): the one file a plug-in author reads.
 
 A learner plays R independent replicates of the game at once.  A new learner is one module in
 this folder: subclass :class:`Learner`, set ``name``, decorate the class with ``@register``.  The

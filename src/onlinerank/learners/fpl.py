@@ -1,4 +1,4 @@
-"""Follow-the-Perturbed-Leader (Kalai & Vempala 2005) on cumulative scores (THEORY §3.3).
+"""Follow-the-Perturbed-Leader (Kalai & Vempala 2005) on cumulative scores (theory §3.3).
 
 Each round, FPL ranks the items by ``S_{t-1}(u) + X_u`` (decreasing; ties by lowest item id),
 where ``S`` holds the cumulative scores and ``X_u ~ Uniform[0, c]`` are i.i.d. with noise scale
@@ -13,7 +13,7 @@ with ``D = floor(n^2/2)`` (l1 diameter of the position vectors), ``R`` the range
 and ``A = max ||s||_1`` (:func:`onlinerank.bounds.fpl_parameters`: single ``(n-1, 1)``, k-choice
 ``(k(n-k), k)``, subsets ``(floor(n^2/4), n//2)``, Spearman ``((n^3-n)/6, n(n+1)/2)``, graded
 ``(sqrt(C(n,2) M), sqrt(M))`` after centring ``s``, which FPL ignores).  Position and pairwise
-regrets coincide (THEORY §1 identity), so the pairwise loss is used everywhere.
+regrets coincide (theory §1 identity), so the pairwise loss is used everywhere.
 
 Expected loss.  The pairwise loss depends on the ranking only through the pairwise marginals,
 and for i.i.d. noise ``P(u before v) = P(X_u - X_v > S_v - S_u)`` depends on one difference of

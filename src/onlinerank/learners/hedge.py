@@ -1,4 +1,4 @@
-"""Hedge (exponential weights, Freund & Schapire) over all ``n!`` rankings (THEORY §3.3).
+"""Hedge (exponential weights, Freund & Schapire) over all ``n!`` rankings (theory §3.3).
 
 The law of round t is ``P_t(pi) ∝ exp(-beta L_{t-1}(pi))`` with ``L_{t-1}(pi)`` the cumulative
 pairwise loss of ranking ``pi``.  With losses in ``[0, L]`` per round, the standard tuning
@@ -145,7 +145,7 @@ class Hedge(Learner):
     # --- exact worst-case DP hooks (onlinerank.worst_case) ----------------------------------------
     def scores_law(self) -> str:
         """``L(pi) = sum_u (pi(u)-1) S(u) - const`` for every family (linearity of the position
-        loss and THEORY §1's identity), so the law is a function of ``S``: symmetric in the items
+        loss and theory §1's identity), so the law is a function of ``S``: symmetric in the items
         and, since ``sum_u (pi(u)-1) = C(n,2)`` for every ``pi``, translation-free."""
         return "symmetric"
 

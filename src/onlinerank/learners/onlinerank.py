@@ -1,8 +1,8 @@
-"""OnlineRank (Algorithm 1, THEORY §2.1) with QuickSort or Plackett–Luce (Algorithms 2, 3).
+"""OnlineRank (Algorithm 1, theory §2.1) with QuickSort or Plackett–Luce (Algorithms 2, 3).
 
 State: the cumulative scores ``S`` (O(n) per replicate).  The ranking of round t satisfies
 ``P(u before v) = expit(eta (S_{t-1}(u) - S_{t-1}(v)))`` (Lemma 6.1), hence its exact expected
-loss is linear in these marginals (THEORY §2.5), identical for both samplers.
+loss is linear in these marginals (theory §2.5), identical for both samplers.
 """
 
 from __future__ import annotations

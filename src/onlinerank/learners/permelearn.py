@@ -8,7 +8,7 @@ Round t: sample a ranking whose position marginals are ``W``; observe ``s_t``; u
 (j = 0..n-1 is the position minus one), i.e. the position loss scaled into ``[0, 1]``.  Shifting
 ``s`` by a constant adds ``j * const`` to column j, a factor absorbed by the column scaling, so the
 shift changes nothing but keeps every entry in ``[0, 1]``.  Scale ``c`` (``bounds.permelearn_scale``):
-``n-1`` for binary feedback (THEORY §3.3's ``L_t(u,j) = (j-1) s_t(u)/(n-1)``), ``(n-1)^2`` for
+``n-1`` for binary feedback (theory §3.3's ``L_t(u,j) = (j-1) s_t(u)/(n-1)``), ``(n-1)^2`` for
 Spearman (``max s - min s = n-1``), ``(n-1) sqrt(M)`` for graded (``|s_u - s_v| <= sqrt(M)``).
 
 Because a Sinkhorn projection commutes with diagonal scalings, ``W_t`` is the Sinkhorn balancing
@@ -26,14 +26,14 @@ and ``K = exp(-eta Lcum + f_u + g_j)`` is recomputed from scratch (no entry is l
 for good); entries of ``K`` below 1e-280 are flushed to 0 (they would contribute < 1e-190 to
 ``W``), because subnormal floats make the matrix–vector products ~30x slower.
 
-Learning rate (HW 2009, Thm 5 as quoted in THEORY §3.3; loss matrices in ``[0,1]^{n x n}``):
+Learning rate (HW 2009, Thm 5 as quoted in theory §3.3; loss matrices in ``[0,1]^{n x n}``):
 
     eta = ln(1 + sqrt(2 n ln n / L_est)),   E[regret] <= sqrt(2 L_est n ln n) + n ln n   (scaled),
 
 with ``L_est >= L_best`` the loss of a uniformly random ranking, an upper bound on the best one
 (``bounds.permelearn_l_est``): ``T m / 2`` for binary feedback with ``m = |U|`` (1, k, n//2),
 ``T n / 4`` for Spearman, ``T n / 2`` for graded.  In the game's units the regret bound is ``c``
-times that: ``(n-1)(sqrt(T k n ln n) + n ln n)`` for k-choice (THEORY §3.3).
+times that: ``(n-1)(sqrt(T k n ln n) + n ln n)`` for k-choice (theory §3.3).
 
 Sampling: a Birkhoff–von Neumann decomposition ``W = sum_i theta_i P_i``, built greedily and
 lazily per replicate (each step: the max-product permutation in the support of the residual by

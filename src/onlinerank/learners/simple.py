@@ -1,4 +1,4 @@
-"""Two reference learners: Follow-the-Leader and the uniformly random ranking (THEORY §3.3)."""
+"""Two reference learners: Follow-the-Leader and the uniformly random ranking (theory §3.3)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """h_c(n) vs n for several c (k = 1): the smallest T0 with exact regret >= c n^{3/2} sqrt(T) for
-all T >= T0 (THEORY §4.5 d), with the explicit Hölder h(n) = n/2 and least-squares lines."""
+all T >= T0 (theory §4.5 d), with the explicit Hölder h(n) = n/2 and least-squares lines."""
 
 from collections import defaultdict
 
