@@ -152,3 +152,16 @@ def test_controls_in_the_smoke_claims(smoke_doc):
     informative = [x for x in rec["cells"] if not x["control"]]
     assert informative and rec["evidence"]["informative"] == len(informative)
     assert rec["evidence"]["headroom"]["extreme"] == max(x["hi"] for x in informative)
+
+
+def test_every_tested_claim_links_to_a_theory_section_of_the_docs():
+    """Each claim's record names the docs page carrying its theory target, and that page has it."""
+    from onlinerank.claims.evidence import theory_link, theory_section
+
+    for c in REGISTRY.values():
+        if c.section == "not-tested":
+            continue
+        link = theory_link(theory_section(c))
+        assert link["page"], (c.id, link)
+        text = (ROOT / link["page"]).read_text(encoding="utf-8")
+        assert f"(theory-{link['section']})=" in text, (c.id, link)

@@ -9,6 +9,7 @@ verdict changed since the previous run of the same tier.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from collections.abc import Mapping
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..io import atomic_write_text, read_table, write_csv
+from .evidence import THEORY_DIR
 from .report import (
     FINDING_WORD,
     build_document,
@@ -52,7 +54,8 @@ def write_claims(
     text = document_json(doc)
     validate_document(json.loads(text))
     atomic_write_text(output.json, text)
-    atomic_write_text(output.md, claims_markdown(doc))
+    root = os.path.relpath(THEORY_DIR.parents[1], Path(output.md).resolve().parent)
+    atomic_write_text(output.md, claims_markdown(doc, root))
     write_csv(output.csv, flat_rows(doc))
     atomic_write_text(output.intro, report_intro(doc))
     return {**doc, "summary": summary_lines(doc)}

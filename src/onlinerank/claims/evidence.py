@@ -17,15 +17,74 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
 from .registry import REGISTRY, Claim, config_value
 
-__all__ = ["CHANGES_PATH", "claim_test", "claim_digest", "registry_digest", "load_changes", "claim_evidence"]
+__all__ = [
+    "CHANGES_PATH",
+    "THEORY_DIR",
+    "claim_test",
+    "claim_digest",
+    "registry_digest",
+    "load_changes",
+    "claim_evidence",
+    "theory_section",
+    "theory_link",
+]
 
 CHANGES_PATH = Path(__file__).with_name("changes.toml")
+#: the theory pages of the documentation site, in a source checkout (absent from an installed wheel)
+THEORY_DIR = Path(__file__).resolve().parents[3] / "docs" / "theory"
+
+_THEORY_REF = re.compile(r"\btheory §(\d+(?:\.\d+)?[a-d]?)")
+#: the theory section of each part of the paper (by claim id prefix, longest first)
+_THEORY_BY_PREFIX = (
+    ("thm3.3.lower", "4.5"),
+    ("thm3.3.binomial", "4.2"),
+    ("thm3.3", "4.1"),
+    ("sec5.spearman", "3.2"),
+    ("sec5.graded", "3.2"),
+    ("sec5.", "3.3"),
+    ("sec4.", "3.3"),
+    ("sec2.", "1"),
+    ("lemma6.1", "2.4"),
+    ("thm3.1", "3.2"),
+    ("cor3.2", "3.2"),
+    ("beyond.exponent", "3.2"),
+    ("beyond.", "3.4"),
+    ("nt.cited_bounds", "3.3"),
+)
+
+
+def theory_section(c: Claim) -> str:
+    """The theory section of claim ``c``: its own ``theory`` field, else the first "theory §x"
+    of its paper reference, statement or test, else the section of its part of the paper."""
+    if c.theory:
+        return c.theory
+    for text in (c.paper_ref, c.statement, c.test):
+        m = _THEORY_REF.search(text)
+        if m:
+            return m.group(1)
+    return next((sec for prefix, sec in _THEORY_BY_PREFIX if c.id.startswith(prefix)), "")
+
+
+def theory_link(section: str, theory_dir: Path = THEORY_DIR) -> dict:
+    """``{"section", "page", "anchor"}``: the page of the docs (relative to the repository) that
+    carries the target ``(theory-<section>)=``, and the anchor of that target in the built site;
+    ``page`` is empty when the docs are not beside the package."""
+    anchor = "theory-" + re.sub(r"[^a-z0-9]+", "-", section.lower()).strip("-")
+    target = f"(theory-{section})="
+    page = ""
+    if section and theory_dir.is_dir():
+        for md in sorted(theory_dir.glob("*.md")):
+            if any(line.strip() == target for line in md.read_text(encoding="utf-8").splitlines()):
+                page = f"docs/theory/{md.name}"
+                break
+    return {"section": section, "page": page, "anchor": anchor}
 
 
 def _threshold_value(c: Claim, config: Mapping) -> float | str | None:

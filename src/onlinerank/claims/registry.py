@@ -62,6 +62,9 @@ class Claim:
     figures: tuple[str, ...] = ()
     builder: Callable | None = None
     reason: str = ""
+    #: the section of the docs' theory pages that derives the statement (e.g. "3.2"); empty: the
+    #: first "theory §x" of its texts, else the section of its part of the paper
+    theory: str = ""
 
     @property
     def stages(self) -> tuple[str, ...]:

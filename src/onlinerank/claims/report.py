@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
 
-from .evidence import claim_digest, claim_evidence, load_changes, registry_digest
+from .evidence import claim_digest, claim_evidence, load_changes, registry_digest, theory_link, theory_section
 from .registry import REGISTRY, Claim, Context, stages_of
 from .stats import combine_verdicts
 
@@ -84,6 +84,7 @@ def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha:
         "figures": list(c.figures),
         "reason": c.reason,
         "digest": claim_digest(c, config),
+        "theory": theory_link(theory_section(c)),
         "cells": [],
     }
     if c.section == "not-tested":
@@ -253,8 +254,19 @@ def changes_markdown(doc: Mapping) -> list[str]:
     return [*lines, ""]
 
 
-def claims_markdown(doc: Mapping) -> str:
-    """The claims report: header, legend, one summary table per section, then every cell."""
+def theory_markdown(c: Mapping, root: str = "..") -> str:
+    """A Markdown link from the claims report to the claim's theory section (``root``: the
+    repository as seen from the report's folder)."""
+    t = c.get("theory") or {}
+    if not t.get("section"):
+        return ""
+    label = f"theory §{t['section']}"
+    return f"[{label}]({root}/{t['page']}#{t['anchor']})" if t.get("page") else label
+
+
+def claims_markdown(doc: Mapping, root: str = "..") -> str:
+    """The claims report: header, legend, one summary table per section, then every cell;
+    ``root`` is the repository as seen from the report's folder (for the links to the theory)."""
     meta = doc["meta"]
     versions = ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items())
     lines = [
@@ -313,7 +325,8 @@ def claims_markdown(doc: Mapping) -> str:
         lines += [
             f"### `{c['id']}` — {c['title']} ({c['verdict']})",
             "",
-            f"*{c['paper_ref']}.* {c['statement']}",
+            f"*{c['paper_ref']}.* {c['statement']}"
+            + (f" Theory: {theory_markdown(c, root)}." if c.get("theory", {}).get("section") else ""),
             "",
             f"Statistic: {c['statistic']}; claim: statistic {c['direction']} {_fmt(c['threshold'])}. "
             f"Test: {c['test']}."
