@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from .common import cell_params, final
 from .registry import SIM_COLUMNS, Context, claim, make_cell
-from .stats import abs_interval, bonferroni_t, normal_interval
+from .stats import abs_interval, bonferroni_t, normal_interval, welch_satterthwaite_df
 
 CURVES = ("n", "k", "T", "scale", "exact", "thm31_optimal", "h_holder")
 
@@ -103,7 +103,7 @@ def _pooled_relative(ctx, rows, exact, what):
     out = []
     for key, rs in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
         rs.sort(key=lambda r: r["T"])
-        df = max(1, min(r["reps"] for r in rs) - 1)
+        df = welch_satterthwaite_df([r["sem"] ** 2 for r in rs], [max(1, r["reps"] - 1) for r in rs])
         z, level = bonferroni_t(len(groups), ctx.alpha, df)
         ex = sum(exact(r) for r in rs)
         d = sum(r["mean"] for r in rs) / ex - 1.0
@@ -121,7 +121,8 @@ def _pooled_relative(ctx, rows, exact, what):
                 abs(d),
                 a,
                 b,
-                method=f"Student t ({df} d.f.), pooled over T, Bonferroni over {len(groups)} cells "
+                method=f"Student t ({df:.4g} d.f., Welch–Satterthwaite), pooled over T, Bonferroni over "
+                f"{len(groups)} cells "
                 f"(two-sided {level:.4g})",
                 reps=rs[-1]["reps"],
                 note=f"sum of mean {what} / sum of exact − 1 = {d:+.4g}",

@@ -28,6 +28,7 @@ __all__ = [
     "z_two_sided",
     "bonferroni_z",
     "bonferroni_t",
+    "welch_satterthwaite_df",
     "interval_verdict",
     "normal_interval",
     "abs_interval",
@@ -78,6 +79,16 @@ def bonferroni_t(m: int, alpha: float, df: float) -> tuple[float, float]:
     from scipy.stats import t as student_t
 
     return float(student_t.ppf(1.0 - (1.0 - level) / 2.0, df)), level
+
+
+def welch_satterthwaite_df(variances: Sequence[float], dfs: Sequence[float]) -> float:
+    """Effective degrees of freedom of a sum of independent variance estimates ``variances``
+    with ``dfs`` degrees of freedom each (Welch–Satterthwaite): ``(sum v)^2 / sum(v^2 / df)``.
+    It lies between the smallest ``df`` and their sum; terms with zero variance do not count;
+    infinite when every variance is zero (then the interval has zero width anyway)."""
+    num = sum(variances)
+    den = sum(v * v / d for v, d in zip(variances, dfs, strict=True) if v > 0)
+    return math.inf if den == 0 else num * num / den
 
 
 def interval_verdict(lo: float, hi: float, threshold: float, direction: str) -> str:

@@ -20,7 +20,7 @@ from .common import (
     ratio_exponent_cell,
 )
 from .registry import SIM_COLUMNS, Context, claim, make_cell
-from .stats import abs_interval, bonferroni_t
+from .stats import abs_interval, bonferroni_t, welch_satterthwaite_df
 
 LN2 = math.log(2.0)
 SIM = {"sim_upper": SIM_COLUMNS}
@@ -139,7 +139,7 @@ _cor32("subset", "(n²/2) √(T ln 2)", lambda r: r["n"] ** 2 / 2 * math.sqrt(r[
     test="the sampled (realised) regrets pooled over every cell where both samplers ran: "
     "QS − PL, PL − exact, QS − exact; a cell's standard error is bounded by the sum of the two "
     "means' standard errors (valid whatever their correlation); cells are independent; two-sided "
-    "Student-t intervals (degrees of freedom of the fewest replicates), Bonferroni over the "
+    "Student-t intervals (Welch–Satterthwaite degrees of freedom of the pooled cells), Bonferroni over the "
     "comparisons; equivalence margin from the config",
     reads=SIM,
     about="OnlineRank at η = η_p, sampled rankings (sample: true)",
@@ -168,16 +168,17 @@ def lemma61_samplers(ctx: Context) -> list[dict]:
             a, b = d.get(s1, {}).get(m1), d.get(s2, {}).get(m2)
             if a is None or b is None:
                 continue
-            acc = pooled.setdefault(name, [0.0, 0.0, 0.0, 0, math.inf])
+            acc = pooled.setdefault(name, [0.0, [], 0.0, 0, []])
             acc[0] += a["mean"] - b["mean"]
-            acc[1] += (a["sem"] + b["sem"]) ** 2
+            acc[1].append((a["sem"] + b["sem"]) ** 2)
             acc[2] += bound
             acc[3] += 1
-            acc[4] = min(acc[4], a["reps"] - 1, b["reps"] - 1)
+            acc[4].append(max(1, min(a["reps"], b["reps"]) - 1))
     out = []
-    for name, (diff, var, bsum, m, df) in pooled.items():
-        z, level = bonferroni_t(len(pooled), ctx.alpha, max(1, df))
-        d, se = diff / bsum, math.sqrt(var) / bsum
+    for name, (diff, variances, bsum, m, dfs) in pooled.items():
+        df = welch_satterthwaite_df(variances, dfs)
+        z, level = bonferroni_t(len(pooled), ctx.alpha, df)
+        d, se = diff / bsum, math.sqrt(sum(variances)) / bsum
         lo, hi = abs_interval(d - z * se, d + z * se)
         out.append(
             make_cell(
@@ -187,7 +188,7 @@ def lemma61_samplers(ctx: Context) -> list[dict]:
                 abs(d),
                 lo,
                 hi,
-                method=f"Student t ({max(1, df):g} d.f., the fewest replicates of a pooled cell), "
+                method=f"Student t ({df:.4g} d.f., Welch–Satterthwaite over the pooled cells), "
                 f"Bonferroni over {len(pooled)} comparisons (two-sided {level:.4g})",
                 note=f"signed pooled difference {d:+.4g} of the summed bounds",
             )
