@@ -52,3 +52,45 @@ napoleon_use_rtype = False
 html_theme = "alabaster"
 html_title = "onlinerank"
 html_static_path: list[str] = []
+
+# Nitpicky references stay on (a broken cross-reference in a page or a docstring fails the build
+# with its name), except for what the docstrings name that is not a documented object:
+nitpick_ignore_regex = [
+    # the prose of "#:" comments and numpy-style type lines ("int or array", "one sampler")
+    (r"py:class", r".*\s.*"),
+    # private modules and names (the compiled kernels, helpers with a leading underscore)
+    (r"py:.*", r"(onlinerank\.)?_.*"),
+    (r"py:.*", r".*\._\w+"),
+]
+nitpick_ignore = [
+    # registries and constants documented by their modules' text, not as autodoc objects
+    ("py:data", name)
+    for name in ("TABLES", "LEARNERS", "ADVERSARIES", "README_BEGIN", "README_END", "MUTATIONS")
+] + [
+    # short references from a docstring to a method or function of another class or module
+    ("py:meth", name)
+    for name in ("check", "rank", "reset")
+] + [
+    ("py:func", name)
+    for name in (
+        "quicksort",
+        "plackett_luce",
+        "position_loss",
+        "pairwise_loss",
+        "pair_probs",
+        "exact_expected_regret",
+        "complexity_M",
+    )
+] + [
+    ("py:class", name)
+    for name in (
+        "onlinerank.learners.Learner",
+        "Game",
+        "OnlineRank",
+        "Names",
+        "styles",
+        "fractions.Fraction",
+        "--T",
+        "--k",
+    )
+]

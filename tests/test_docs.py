@@ -1,0 +1,77 @@
+"""The documentation site builds with warnings as errors (``make docs``), and its checks name what
+is missing: an undocumented public function, a config key without a description, a broken
+cross-reference."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+
+import onlinerank_docs  # noqa: E402
+
+
+def _build(src: Path, out: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html", str(src), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.mark.slow
+def test_the_site_builds_with_warnings_as_errors(tmp_path):
+    run = _build(ROOT / "docs", tmp_path / "html")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert (tmp_path / "html" / "theory" / "upper.html").exists()
+    api = (tmp_path / "html" / "reference" / "api.html").read_text(encoding="utf-8")
+    assert "theorem31_paper" in api
+    config = (tmp_path / "html" / "reference" / "config.html").read_text(encoding="utf-8")
+    assert "block_size" in config
+
+
+def test_a_broken_cross_reference_fails_the_build_with_its_name(tmp_path):
+    """A tiny site with the project's settings and one reference to a function that does not exist."""
+    src = tmp_path / "docs"
+    src.mkdir()
+    shutil.copy(ROOT / "docs" / "conf.py", src / "conf.py")
+    shutil.copytree(ROOT / "docs" / "_ext", src / "_ext")
+    (src / "index.md").write_text("# x\n\nSee {py:func}`onlinerank.bounds.no_such_function`.\n")
+    run = _build(src, tmp_path / "html")
+    assert run.returncode != 0
+    assert "no_such_function" in run.stdout + run.stderr
+
+
+def test_an_undocumented_public_function_is_named(monkeypatch):
+    import onlinerank.bounds as bounds
+
+    def bare(x):
+        return x
+
+    bare.__module__ = "onlinerank.bounds"
+    monkeypatch.setattr(bounds, "bare", bare, raising=False)
+    monkeypatch.setattr(bounds, "__all__", [*bounds.__all__, "bare"])
+    assert "onlinerank.bounds.bare" in onlinerank_docs.undocumented()
+    monkeypatch.undo()
+    assert onlinerank_docs.undocumented() == []
+
+
+def test_a_config_key_without_a_description_is_named():
+    schema = {
+        "properties": {
+            "seed": {"type": "integer", "description": "root seed"},
+            "upper": {"type": "object", "properties": {"block_size": {"type": "integer"}}},
+        }
+    }
+    rows = onlinerank_docs.config_keys(schema)
+    bare = [key for key, _, _, text in rows if not text]
+    assert bare == ["upper", "upper.block_size"]
+    real = onlinerank_docs.config_keys(__import__("yaml").safe_load(onlinerank_docs.SCHEMA.read_text()))
+    assert [key for key, _, _, text in real if not text] == []
