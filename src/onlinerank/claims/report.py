@@ -207,6 +207,11 @@ def informative_text(c: Mapping) -> str:
     return f"{ev['informative']} / {ev['cells']}" if ev else "0 / 0"
 
 
+#: a threshold at or below this only separates a positive value from 0 (an exact infimum c > 0,
+#: a law that differs): the factor over it says nothing, the value itself is shown
+MEANINGFUL_THRESHOLD = 1e-6
+
+
 def headroom_text(c: Mapping, *, cells: bool = False) -> str:
     """The headroom of a claim record: the extreme interval end of its informative cells against
     the threshold, the factor, and (``cells``) the cells that attain it."""
@@ -215,7 +220,7 @@ def headroom_text(c: Mapping, *, cells: bool = False) -> str:
         return ""
     word = "max" if h["direction"] == "<=" else "min"
     text = f"{word} {_fmt(h['extreme'])} {h['direction']} {_fmt(h['threshold'])}"
-    if h["factor"] is not None:
+    if h["factor"] is not None and h["threshold"] > MEANINGFUL_THRESHOLD:
         text += f" ({h['factor']:.3g}×)"
     if h["over"] != "informative cells":
         text += " [controls only]"
@@ -396,7 +401,11 @@ def _readme_headroom(c: Mapping) -> str:
     """The headroom factor only (a run-dependent number: rounded to two digits, so the README
     summary changes only when a verdict or a headroom moves visibly)."""
     h = (c.get("evidence") or {}).get("headroom")
-    if not h or h["factor"] is None:
+    if not h:
+        return "—"
+    if h["threshold"] <= MEANINGFUL_THRESHOLD and h["direction"] == ">=":
+        return f"min {h['extreme']:.2g}"
+    if h["factor"] is None:
         return "—"
     return f"{h['factor']:.2g}×"
 
