@@ -34,7 +34,7 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path):
     api = (tmp_path / "html" / "reference" / "api.html").read_text(encoding="utf-8")
     assert "theorem31_paper" in api
     config = (tmp_path / "html" / "reference" / "config.html").read_text(encoding="utf-8")
-    assert "block_size" in config
+    assert "results_dir" in config and "figures_dir" in config
 
 
 def test_a_broken_cross_reference_fails_the_build_with_its_name(tmp_path):
