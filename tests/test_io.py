@@ -5,6 +5,7 @@ import json
 import math
 import os
 import stat
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -38,6 +39,18 @@ def test_a_failing_write_leaves_neither_the_file_nor_a_temporary(tmp_path):
             f.write("half a file")
         raise RuntimeError("interrupted")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_temporary_left_by_sigkill_matches_no_output_glob(tmp_path):
+    """SIGKILL runs no ``finally``: the temporary stays.  Its name must not look like a finished
+    output to a glob such as ``*.npz`` (the rerun and the tests search the results that way)."""
+    for name in ("block.npz", "table.csv", "fig.png", "claims.json"):
+        with atomic_path(tmp_path / name) as tmp:
+            left = Path(tmp)
+            assert left.name.startswith("." + name) and left.suffix == ".part"
+            assert not list(tmp_path.glob("*" + Path(name).suffix))
+            assert not list(tmp_path.rglob("*" + Path(name).suffix))
+            Path(tmp).write_text("x")
 
 
 def test_a_failing_rewrite_keeps_the_previous_file(tmp_path):

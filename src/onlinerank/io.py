@@ -59,7 +59,10 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     leave 0600 whatever the umask)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix or ".tmp")
+    # The temporary name ends in ``.part`` so that no glob for finished outputs (``*.npz``, ``*.csv``)
+    # matches a file left behind by a SIGKILL (which runs no cleanup); writers that infer a format
+    # from the suffix must pass it explicitly (``save_figure`` does).
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
         os.fchmod(fd, 0o666 & ~current_umask())
     finally:
