@@ -13,8 +13,10 @@
   versions, so ``tests/test_streams.py`` pins the copy, piece by piece (SeedSequence words, PCG64
   state, raw 64-bit draws, permutations of many seeds and sizes), against the installed numpy
   and names the numpy version if they diverge.  Checked against numpy 2.4.6 (the lock,
-  ``requirements/*.txt``).  The branch for bounds above ``2**32`` (more than ``2**32`` items)
-  is numpy's too but no test reaches it.
+  ``requirements/*.txt``) by those tests; numpy 1.26.4 (the oldest ``pyproject.toml`` allows)
+  and 2.0.2 give the same SeedSequence words, PCG64 states, raw draws and permutations as 2.4.6
+  for the tests' seeds and sizes (compared once, outside the tests).  The branch for bounds above
+  ``2**32`` (more than ``2**32`` items) is numpy's too but no test reaches it.
 """
 
 from __future__ import annotations
