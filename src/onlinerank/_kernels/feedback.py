@@ -52,12 +52,12 @@ def _possum(tk, it, thr_k, thr_i):
     long (no allocation: :func:`_play_items_rows` runs without reference counting)."""
     n = tk.shape[0]
     k = it.shape[0]
-    tot = 0
+    tot = np.int64(0)
     if k <= 8:
         for j in range(k):
             c = it[j]
             kc = tk[c]
-            cnt = 0
+            cnt = np.int64(0)
             for u in range(n):
                 x = tk[u]
                 cnt += np.int64((x < kc) | ((x == kc) & (u < c)))
