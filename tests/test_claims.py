@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from onlinerank.claims import REGISTRY, build_document, validate_document, validate_registry
-from onlinerank.claims.registry import Claim, claim
+from onlinerank.claims.registry import Claim, Context, claim, exact_cell, make_cell
 from onlinerank.claims.report import document_json, evaluate
 from onlinerank.claims.stats import (
     abs_interval,
@@ -49,6 +49,19 @@ T = np.array([100.0, 1000.0, 10000.0])
 )
 def test_interval_verdict_follows_the_legend(lo, hi, thr, direction, verdict):
     assert interval_verdict(lo, hi, thr, direction) == verdict
+
+
+def test_an_exact_cell_is_decided_by_its_value_alone():
+    """A value computed exactly has the point interval ``[value, value]``: PASS on the claim's side
+    of the threshold (touching it included), FAIL beyond, never INCONCLUSIVE."""
+    c = Claim("x", "paper", "§0", "title", "statement", "statistic", "<=", 1.0, "test")
+    ctx = Context(c, {}, {}, 0.05)
+    for v, verdict in ((0.5, "PASS"), (1.0, "PASS"), (1.0 + 2**-52, "FAIL")):
+        cell = exact_cell(ctx, "n=3", {"n": np.int64(3)}, v, method="exact formula", note="why")
+        assert cell == make_cell(ctx, "n=3", {"n": 3}, v, v, v, method="exact formula", note="why")
+        assert (cell["lo"], cell["value"], cell["hi"], cell["reps"], cell["verdict"]) == (v, v, v, 0, verdict)
+    cell = exact_cell(ctx, "n=3", {}, 2.0, method="exact", statistic="other")
+    assert (cell["statistic"], cell["verdict"]) == ("other", "FAIL")
 
 
 def test_combine_and_abs_interval():

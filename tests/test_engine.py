@@ -239,18 +239,3 @@ def test_import_stays_light():
     code = "import sys, onlinerank; print(sorted(m for m in ('numba', 'scipy') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
-
-
-def test_compiled_numpy_permutation_equals_numpy():
-    """The uniform ranking's block path draws ``default_rng(seed).permutation(n)`` with a compiled
-    copy of numpy's SeedSequence + PCG64 + shuffle: the same permutation for every seed (0, below
-    and above 2**32) and size (including sizes whose bounded draws reject)."""
-    from onlinerank import _kernels
-
-    rng = np.random.default_rng(11)
-    seeds = [0, 1, 2**32 - 1, 2**32, 2**64 - 1] + [int(x) for x in rng.integers(0, 2**64, 400, np.uint64)]
-    for i, seed in enumerate(seeds):
-        n = [1, 2, 3, 5, 17, 64, 65, 100, 257, 1000][i % 10]
-        out = np.empty(n, dtype=np.int64)
-        _kernels._default_rng_permutation(np.uint64(seed), out)
-        np.testing.assert_array_equal(out, np.random.default_rng(seed).permutation(n), err_msg=str(seed))

@@ -282,13 +282,13 @@ def test_numerics_references_agree():
 # incremental caches stay consistent
 # --------------------------------------------------------------------------------------------------
 def _check_caches(lw: LogWeights) -> None:
-    from onlinerank import _kernels
+    from onlinerank._kernels import onlinerank as kernels
 
     a = lw.eta * lw._S
     for r in range(lw._S.shape[0]):
         if lw._wmode[r] == 0:
             x = a[r] - lw._shift[r]
-            assert x.min() >= -_kernels.LO and x.max() <= _kernels.HI
+            assert x.min() >= -kernels.LO and x.max() <= kernels.HI
             np.testing.assert_allclose(lw._w[r], np.exp(x), rtol=1e-15)  # no drift
         if lw._hd[r] >= 0:
             v, c = np.unique(lw._S[r], return_counts=True)
@@ -407,7 +407,8 @@ def test_replicates_do_not_depend_on_the_batch(eta):
 
 
 def test_dense_parallel_path_matches_serial_and_reference():
-    from onlinerank import _kernels, logweights
+    from onlinerank import logweights
+    from onlinerank._kernels import onlinerank as kernels
 
     rng = np.random.default_rng(111)
     R, n = 4, 300
@@ -423,5 +424,5 @@ def test_dense_parallel_path_matches_serial_and_reference():
     ws = np.ascontiguousarray(np.take_along_axis(lw._w, order, axis=1))
     la = np.ascontiguousarray(np.take_along_axis(lw.a, order, axis=1))
     part = np.empty((R, (n + 1) // 2))
-    _kernels.expected_loss_dense_serial(ss, ws, la, lw._wmode, part)
+    kernels.expected_loss_dense_serial(ss, ws, la, lw._wmode, part)
     np.testing.assert_array_equal(part.sum(axis=1), got)  # thread count does not matter

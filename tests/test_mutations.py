@@ -15,7 +15,7 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from onlinerank import _kernels as K
+from onlinerank._kernels import onlinerank as K
 from onlinerank.adversaries import make_adversary
 from onlinerank.claims.report import claims_markdown, document_json, validate_document
 from onlinerank.game import Game

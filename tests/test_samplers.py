@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from laws import marginal, pl_law, qs_law
 from scipy import stats
 
-from onlinerank import _kernels, samplers
+from onlinerank import samplers
+from onlinerank._kernels import onlinerank as kernels
 from onlinerank.logweights import LogWeights
 from onlinerank.samplers import (
     expit,
@@ -341,7 +342,7 @@ def test_compiled_log_accuracy():
         ]
     )
     for x in xs:
-        got = _kernels._log(float(x))
+        got = kernels._log(float(x))
         ref = math.log(float(x))
         assert abs(got - ref) <= math.ulp(ref) + 1e-300
 
@@ -358,7 +359,7 @@ def test_compiled_exp_accuracy():
         ]
     )
     for x in xs:
-        got = _kernels._exp(float(x))
+        got = kernels._exp(float(x))
         ref = math.exp(float(x))
         assert abs(got - ref) <= math.ulp(ref)
 
@@ -510,19 +511,3 @@ def test_public_samplers_reject_bad_arguments():
             f(np.zeros((2, 3, 4)), rng)
         with pytest.raises(ValueError, match="logw must be finite"):
             f(np.array([0.0, np.inf]), rng, size=2)
-
-
-def test_compiled_splitmix_and_round_seeds_equal_numpy():
-    """The kernels compile seeding.mix64 itself; their round seed equals draw_seeds."""
-    from onlinerank.seeding import draw_seeds, mix64
-
-    rng = np.random.default_rng(5)
-    z = rng.integers(0, 2**64, size=200, dtype=np.uint64)
-    want = mix64(z)
-    assert all(_kernels._mix(x) == w for x, w in zip(z, want, strict=True))
-    for t in (1, 2, 1000, 2**40 + 3):
-        seeds = draw_seeds(z, t)
-        assert all(_kernels._round_seed(x, t) == s for x, s in zip(z, seeds, strict=True))
-    # a block of rounds at once (array t) equals the rounds one by one
-    ts = np.arange(5, 12, dtype=np.uint64)
-    np.testing.assert_array_equal(draw_seeds(z[:, None], ts[None, :])[:, 3], draw_seeds(z, 8))

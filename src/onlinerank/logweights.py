@@ -20,7 +20,7 @@ The cache (private): per replicate r a shift ``shift_r`` and weights
 Second cache, for choice feedback (integer scores): per replicate a histogram of the score values
 (sorted distinct values and their counts), updated in O(#values) when one item moves from S to
 S + 1.  Items with equal scores have equal terms ``expit(a_v - a_c)``, so the single-choice
-expected loss costs O(#distinct values) instead of O(n) (see ``_kernels.expected_loss_items``).
+expected loss costs O(#distinct values) instead of O(n) (see ``_kernels.onlinerank.expected_loss_items``).
 
 The plain-numpy definitions that the compiled kernels reproduce are
 :meth:`LogWeights.reference_loss_items` and :meth:`LogWeights.reference_loss_dense`.

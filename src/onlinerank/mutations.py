@@ -25,7 +25,7 @@ The mutations (:data:`MUTATIONS`):
 The coin mutations are the compiled Algorithm 2 run on the weights ``w^c`` (log-weights ``c a``,
 ``c = -1`` or ``0.8``): every coin of that run is exactly the mutated coin ``w_x^c / (w_x^c + w_p^c)``
 of the original weights (``c = -1`` gives ``w_p / (w_x + w_p)``), and the pivots are uniform either
-way.  They replace the QuickSort entry points of :mod:`onlinerank._kernels` (``qs_rows``,
+way.  They replace the QuickSort entry points of :mod:`onlinerank._kernels.onlinerank` (``qs_rows``,
 ``qs_rows_shared``, and ``play_items`` when it samples QuickSort, played round by round with the
 mutated sampler and the original kernel for the expected loss and the update), so the sampled
 Lemma 6.1 table, ``quicksort()`` and the simulator's realised losses all see the mutated coin,
@@ -110,7 +110,7 @@ def _quicksort_coin(c: float) -> Callable[[], contextlib.AbstractContextManager]
 
     @contextlib.contextmanager
     def patch() -> Iterator[None]:
-        from . import _kernels as K
+        from ._kernels import onlinerank as K
         from .seeding import draw_seeds
 
         qs_rows, qs_rows_shared, play_items = K.qs_rows, K.qs_rows_shared, K.play_items

@@ -14,14 +14,14 @@ Two kinds of implementation live here:
   :func:`quicksort_reference` (Algorithm 2), plain Python/numpy, used as oracles by the tests;
 * the *fast samplers* (:func:`plackett_luce`, :func:`quicksort` and the per-row-seeded
   :func:`plackett_luce_rows`, :func:`quicksort_rows`, the hot path of the simulator), compiled with
-  numba in :mod:`onlinerank._kernels` (imported lazily, on first call).  They draw from exactly the
+  numba in :mod:`onlinerank._kernels.onlinerank` (imported lazily, on first call).  They draw from exactly the
   same laws, computed as follows.
 
 Plackett–Luce (exponential race).  Give item u an independent clock ``E_u / w_u`` with
 ``E_u ~ Exp(1)``; the order of the arrival times is PL-distributed (the first arrival is u with
 probability ``w_u / sum w`` and, by memorylessness, the remaining clocks race afresh).  Equivalent
 keys, all sorted increasingly: ``E_u / w_u`` with ``w_u = exp(a_u - shift)`` when the row's range
-``max a - min a`` is at most ``_kernels.LO`` (= 600, so every key is a normal float), and the
+``max a - min a`` is at most ``_kernels.onlinerank.LO`` (= 600, so every key is a normal float), and the
 log form ``log E_u - a_u`` (= minus the Gumbel-max key) otherwise.  For speed the keys are sorted
 as *values* (``np.sort``, much faster than ``np.argsort``) with the item id written into the lowest
 ``ceil(log2 n)`` mantissa bits; groups of keys that become equal by this truncation are then
@@ -59,9 +59,9 @@ _NO_CACHE = np.empty((0, 0))
 
 def _kern():
     """The numba kernels, imported on first use (keeps ``import onlinerank`` light)."""
-    from . import _kernels
+    from ._kernels import onlinerank
 
-    return _kernels
+    return onlinerank
 
 
 def expit(x: np.ndarray) -> np.ndarray:

@@ -72,7 +72,7 @@ def replicate_keys(root_seed: int, names: Iterable[object], reps: Iterable[int],
 # --- SplitMix64, the one counter-based generator of the project ------------------------------------
 # Constants and the finaliser ``mix64`` are defined here once.  ``mix64`` is plain arithmetic on
 # ``np.uint64`` (scalars or arrays), so the numba kernels compile this very function
-# (``_kernels._mix = njit(seeding.mix64)``) and this module stays free of numba.
+# (``_kernels.streams._mix = njit(seeding.mix64)``) and this module stays free of numba.
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Weyl increment (2^64 / golden ratio)
 MIX_C1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX_C2 = np.uint64(0x94D049BB133111EB)
@@ -102,7 +102,7 @@ def draw_seeds(keys: np.ndarray, t: ArrayLike) -> np.ndarray:
     No sequential state, so the seed of replicate r at round t does not depend on blocks, chunks
     or on how many rounds were simulated before.  ``t`` may be an array (broadcast against
     ``keys``), which gives the seeds of a whole block of rounds at once.  The compiled engine
-    computes the same function (``_kernels._round_seed``, tested equal).
+    computes the same function (``_kernels.streams._round_seed``, tested equal).
     """
     t = np.asarray(t, dtype=np.uint64)
     with np.errstate(over="ignore"):

@@ -31,7 +31,7 @@ terms above depend on differences only) and, for learners whose law is symmetric
 uniform ranking), modulo relabelling: the canonical state is ``sort(S) - min S``.  Follow the
 Leader breaks ties by item id, which relabelling does not preserve, so its states keep their
 labels (``S - min S``; ``scores_law() == "labelled"``).  Reachable canonical states are
-enumerated forward layer by layer (compiled kernels in :mod:`onlinerank._dp_kernels`), then
+enumerated forward layer by layer (compiled kernels in :mod:`onlinerank._kernels.worst_case`), then
 values are found by backward induction, one batched learner query per (layer, action).
 
 Feedback families are the package's (``feedback.FAMILIES`` minus ``graded``, whose family is
@@ -374,10 +374,10 @@ def make_result(lrn: Learner, game: Game, value: float, **extra: Any) -> WorstCa
 
 
 class _Encoder:
-    """int64 keys of canonical states (see :mod:`onlinerank._dp_kernels`)."""
+    """int64 keys of canonical states (see :mod:`onlinerank._kernels.worst_case`)."""
 
     def __init__(self, n: int, B: int, labelled: bool) -> None:
-        from . import _dp_kernels as K
+        from ._kernels import worst_case as K
 
         self.labelled = labelled
         if labelled:

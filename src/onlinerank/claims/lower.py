@@ -9,7 +9,7 @@ import math
 from collections import defaultdict
 
 from .common import cell_params, final
-from .registry import SIM_COLUMNS, Context, claim, make_cell
+from .registry import SIM_COLUMNS, Context, claim, exact_cell, make_cell
 from .stats import abs_interval, bonferroni_t, normal_interval, welch_satterthwaite_df
 
 CURVES = ("n", "k", "T", "scale", "exact", "thm31_optimal", "h_holder")
@@ -43,12 +43,10 @@ def lower_theorem(ctx: Context) -> list[dict]:
         worst = min(rs, key=lambda r: r["exact"] / r["scale"])
         v = worst["exact"] / worst["scale"]
         out.append(
-            make_cell(
+            exact_cell(
                 ctx,
                 f"n={n} k={k}, T in [{rs[0]['T']}, {rs[-1]['T']}] ({len(rs)} horizons)",
                 {"n": n, "k": k, "T_min": rs[0]["T"], "T_max": rs[-1]["T"]},
-                v,
-                v,
                 v,
                 method="exact formula (no sampling)",
                 note=f"minimum at T={worst['T']}",
@@ -197,12 +195,10 @@ def route(ctx: Context) -> list[dict]:
     for r in ctx.table("lower_abg"):
         v = r["regret_lower"] / r["exact_regret"]
         out.append(
-            make_cell(
+            exact_cell(
                 ctx,
                 f"n={r['n']} k={r['k']} T={r['T']} j={r['j']:g}",
                 {k: r[k] for k in ("n", "k", "T", "j")},
-                v,
-                v,
                 v,
                 method="exact sums",
                 note=f"route bound {r['regret_lower']:.6g} ≤ exact {r['exact_regret']:.6g}",
@@ -260,12 +256,10 @@ def upper_lower(ctx: Context) -> list[dict]:
         ratio = last["thm31_optimal"] / last["exact"]
         v = abs(ratio / UPPER_LOWER_RATIO - 1.0)
         out.append(
-            make_cell(
+            exact_cell(
                 ctx,
                 f"n={n} k={k} T={last['T']}",
                 {"n": n, "k": k, "T": last["T"]},
-                v,
-                v,
                 v,
                 method="exact formula",
                 note=f"ratio {ratio:.5f}",
@@ -302,12 +296,10 @@ def hc_linear(ctx: Context) -> list[dict]:
         s = math.log(b["h_c"] / a["h_c"]) / math.log(b["n"] / a["n"])
         v = abs(s - 1.0)
         out.append(
-            make_cell(
+            exact_cell(
                 ctx,
                 f"c={c:g} k={k}, n = {a['n']}, {b['n']}",
                 {"c": c, "k": k, "n": [a["n"], b["n"]]},
-                v,
-                v,
                 v,
                 method="exact",
                 note="h_c = " + ", ".join(f"{r['h_c']} (n={r['n']})" for r in rs),
@@ -366,12 +358,10 @@ def lstar_identity(ctx: Context) -> list[dict]:
             count += 1
         v = max(worst_m, worst_code)
         out.append(
-            make_cell(
+            exact_cell(
                 ctx,
                 f"single n={n} T={T}: all {count} frequency vectors, all {len(perms)} rankings",
                 {"n": n, "T": T, "vectors": count},
-                v,
-                v,
                 v,
                 method="exact enumeration (integers)",
                 note=f"max |identity − brute force| {worst_m:g}; max |hindsight_loss − brute force| "

@@ -8,8 +8,9 @@ tables it reads and which learners it is about.  Thresholds are numbers in the e
 names of config keys (documented in ``config/README.md``); both are fixed before any data.
 
 A builder turns the tables into *cells*: one value of the statistic with its interval and
-verdict (:func:`make_cell`, the one rule of :mod:`onlinerank.claims.stats`).  Builders are
-registered with :func:`claim`; statements without a test with :func:`not_tested`.
+verdict (:func:`make_cell`, the one rule of :mod:`onlinerank.claims.stats`; :func:`exact_cell`
+for a value computed exactly, whose interval is the value itself).  Builders are registered with
+:func:`claim`; statements without a test with :func:`not_tested`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ __all__ = [
     "claim",
     "not_tested",
     "make_cell",
+    "exact_cell",
     "config_value",
     "stages_of",
     "validate_registry",
@@ -225,3 +227,19 @@ def make_cell(
         "note": note,
         "control": control,
     }
+
+
+def exact_cell(
+    ctx: Context,
+    label: str,
+    params: Mapping,
+    value: float,
+    *,
+    method: str,
+    statistic: str | None = None,
+    note: str = "",
+) -> dict:
+    """:func:`make_cell` for a value computed exactly (a formula, an enumeration, the exact DP; no
+    sampling): its interval is the point ``[value, value]``, so the verdict compares the value
+    itself with the threshold."""
+    return make_cell(ctx, label, params, value, value, value, method=method, statistic=statistic, note=note)

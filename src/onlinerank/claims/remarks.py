@@ -14,7 +14,7 @@ import numpy as np
 from ..feedback import complexity_M, family_M, position_loss
 from ..hindsight import hindsight_loss_of_sequence
 from ..laws import pair_marginals, plackett_luce_law, quicksort_law, total_variation
-from .registry import Context, claim, make_cell, not_tested
+from .registry import Context, claim, exact_cell, make_cell, not_tested
 from .stats import abs_interval, bonferroni_z
 
 #: weight vectors of the exact Lemma 6.1 check (theory §5.2; GOLDEN G3/G4)
@@ -43,12 +43,10 @@ def lemma61(ctx: Context) -> list[dict]:
             marg = pair_marginals(fn(w))
             dev = max(abs(p - Fraction(w[u], w[u] + w[v])) for (u, v), p in marg.items())
             out.append(
-                make_cell(
+                exact_cell(
                     ctx,
                     f"{name}, exact law, w = {w}",
                     {"sampler": name, "n": len(w), "weights": list(w)},
-                    float(dev),
-                    float(dev),
                     float(dev),
                     method="exact rational enumeration of all n! orders",
                 )
@@ -100,12 +98,10 @@ def laws_differ(ctx: Context) -> list[dict]:
     for w in LEMMA_WEIGHTS:
         tv = total_variation(quicksort_law(w), plackett_luce_law(w))
         out.append(
-            make_cell(
+            exact_cell(
                 ctx,
                 f"w = {w}",
                 {"weights": list(w)},
-                float(tv),
-                float(tv),
                 float(tv),
                 method="exact rational enumeration",
                 note=f"TV = {tv}",
@@ -184,12 +180,10 @@ def losses(ctx: Context) -> list[dict]:
             else:
                 v = float((diffs.max(axis=1) - diffs.min(axis=1)).max())
             out.append(
-                make_cell(
+                exact_cell(
                     ctx,
                     f"{family} n={n}" + (f" k={k}" if family == "kchoice" else ""),
                     {"family": family, "n": n, "k": k},
-                    v,
-                    v,
                     v,
                     method=f"exact enumeration ({len(orders)} rankings × every s)",
                     note=f"ℓ − ℓℓ = {diffs.flat[0]:g} for Spearman" if family == "spearman" else "",
@@ -233,12 +227,10 @@ def m_values(ctx: Context) -> list[dict]:
                 cells.append(("|M / n⁴ − (1 − 1/n²)/12|", abs(M_enum / n**4 - (1 - 1 / n**2) / 12)))
             for what, v in cells:
                 out.append(
-                    make_cell(
+                    exact_cell(
                         ctx,
                         f"{family} n={n}" + (f" k={k}" if family == "kchoice" else "") + f": {what}",
                         {"family": family, "n": n, "k": k},
-                        v,
-                        v,
                         v,
                         statistic=what,
                         method="exact enumeration",
@@ -273,12 +265,10 @@ def offline(ctx: Context) -> list[dict]:
                 brute = min(float(sum(_pairwise_by_definition(o[None], s)[0] for s in seq)) for o in orders)
                 worst = max(worst, cast(float, hindsight_loss_of_sequence(seq)) - brute)
             out.append(
-                make_cell(
+                exact_cell(
                     ctx,
                     f"{family} n={n}" + (f" k={k}" if family == "kchoice" else "") + ", 5 random sequences",
                     {"family": family, "n": n, "k": k},
-                    worst,
-                    worst,
                     worst,
                     method="exact brute force over every ranking",
                 )

@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from .. import bounds as B
 from .common import at_paper_eta, cell_params, final, ratio_cells
-from .registry import SIM_COLUMNS, Context, claim, make_cell
+from .registry import SIM_COLUMNS, Context, claim, exact_cell, make_cell
 from .stats import abs_interval, asymptotic_exponent
 
 COMPARISON = (
@@ -237,12 +237,10 @@ def mw_law(ctx: Context) -> list[dict]:
 
         v = abs(logit(P[a, c]) - logit(P[a, b]) - logit(P[b, c]))
         out.append(
-            make_cell(
+            exact_cell(
                 ctx,
                 f"n={n}, β tuned for T={len(seq)}, after items {seq}",
                 {"n": n, "sequence": seq},
-                v,
-                v,
                 v,
                 method="exact enumeration of the n! rankings",
                 note=f"P(0≺1)={P[a, b]:.5f}, P(1≺2)={P[b, c]:.5f}, P(0≺2)={P[a, c]:.5f}",
@@ -401,12 +399,10 @@ def worst_case_learners(ctx: Context) -> list[dict]:
         v = r["value"] / r["bound_own"]
         how = "exact" if r["kind"] == "exact" else f"best found: {r['method']}"
         out.append(
-            make_cell(
+            exact_cell(
                 ctx,
                 f"{label}, single n={n} T={T} ({how})",
                 {"learner": label, "n": n, "T": T, "kind": r["kind"], "method": r["method"]},
-                v,
-                v,
                 v,
                 method="exact dynamic program"
                 if r["kind"] == "exact"
@@ -440,12 +436,10 @@ def tightness(ctx: Context) -> list[dict]:
     for r in ctx.table("tightness"):
         v = r["ratio_sharp"]
         out.append(
-            make_cell(
+            exact_cell(
                 ctx,
                 f"n={r['n']} T={r['T']} η={r['eta_factor']:g}·η_p ({r['method']})",
                 {k: r[k] for k in ("n", "T", "eta_factor", "kind", "method")},
-                v,
-                v,
                 v,
                 method="exact dynamic program"
                 if r["kind"] == "exact"

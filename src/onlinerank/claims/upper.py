@@ -19,7 +19,7 @@ from .common import (
     ratio_cells,
     ratio_exponent_cell,
 )
-from .registry import SIM_COLUMNS, Context, claim, make_cell
+from .registry import SIM_COLUMNS, Context, claim, exact_cell, make_cell
 from .stats import abs_interval, bonferroni_t, welch_satterthwaite_df
 
 LN2 = math.log(2.0)
@@ -73,12 +73,10 @@ def thm31_worst(ctx: Context) -> list[dict]:
         if w["eta_factor"] != 1.0:
             continue
         out.append(
-            make_cell(
+            exact_cell(
                 ctx,
                 f"{w['family']} n={w['n']} k={w['k']} T={w['T']}",
                 {k: w[k] for k in ("family", "n", "k", "T")},
-                w["value"] / w["bound_thm31"],
-                w["value"] / w["bound_thm31"],
                 w["value"] / w["bound_thm31"],
                 method="exact dynamic program",
                 note=f"worst E[regret] {w['value']:.6g}, bound {w['bound_thm31']:.6g}",
@@ -214,12 +212,10 @@ def lemma61_samplers(ctx: Context) -> list[dict]:
 )
 def any_eta(ctx: Context) -> list[dict]:
     out = [
-        make_cell(
+        exact_cell(
             ctx,
             f"DP {w['family']} n={w['n']} k={w['k']} T={w['T']} η={w['eta_factor']:g}·η_p",
             {k: w[k] for k in ("family", "n", "k", "T", "eta_factor")},
-            w["value"] / w["bound_sharp"],
-            w["value"] / w["bound_sharp"],
             w["value"] / w["bound_sharp"],
             method="exact dynamic program",
         )

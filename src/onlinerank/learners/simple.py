@@ -49,7 +49,7 @@ class FollowTheLeader(Learner):
         the scores, no sort); dense feedback: the per-round path."""
         if block.items is None:
             return super().play_block(block, keys, t0, exp_loss, loss)
-        from .._kernels import ftl_items
+        from .._kernels.baselines import ftl_items
 
         _check_items(block.items, self.game.n)
         ftl_items(self.S, block.items, exp_loss, loss, keys is not None)
@@ -100,7 +100,7 @@ class UniformRanking(Learner):
             return super().play_block(block, keys, t0, exp_loss, loss)
         _check_items(block.items, self.game.n)
         if keys is not None:
-            from .._kernels import uniform_items_loss
+            from .._kernels.baselines import uniform_items_loss
 
             uniform_items_loss(block.items, keys, int(t0), self.game.n, loss)
         exp_loss += add

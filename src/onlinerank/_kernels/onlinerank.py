@@ -1,4 +1,7 @@
-"""Compiled (numba) kernels behind :mod:`onlinerank.samplers` and :mod:`onlinerank.logweights`.
+"""Compiled (numba) kernels of OnlineRank (THEORY §2), behind :mod:`onlinerank.samplers` and
+:mod:`onlinerank.logweights`: Plackett–Luce keys, QuickSort (Algorithm 2), the cached weights and
+the histogram of integer scores, the exact expected losses, and the block round loop
+:func:`play_items`.
 
 Only speed lives here; the mathematics (and the plain-numpy definitions that the kernels must
 reproduce) is documented in ``samplers.py`` and ``logweights.py``.  This module imports numba, so
@@ -20,9 +23,10 @@ Conventions shared by all kernels
   Weights in ``[exp(-LO), exp(HI)]`` keep every ratio ``w_u / (w_u + w_v)`` and every
   Plackett–Luce key a normal float, so the weight form is exact to float rounding.
 * Randomness: row r of a sampler reads only ``seeds[r]``.  The generator is SplitMix64 used as a
-  counter (Weyl sequence + a bijective 64-bit finaliser; it passes BigCrush): draw ``i`` of a row is
-  ``mix(state0 + (i + 1) * GOLDEN)`` with ``state0 = mix(seed ^ salt)``.  Uniforms use the top 53
-  bits (QuickSort coins, pivots) or 52 bits + 1/2 (exponentials, so that ``U`` lies in (0, 1)).
+  counter (Weyl sequence + a bijective 64-bit finaliser; it passes BigCrush; :mod:`.streams`):
+  draw ``i`` of a row is ``mix(state0 + (i + 1) * GOLDEN)`` with ``state0 = mix(seed ^ salt)``.
+  Uniforms use the top 53 bits (QuickSort coins, pivots) or 52 bits + 1/2 (exponentials, so that
+  ``U`` lies in (0, 1)).
 * Packing: a float64 whose ``lowbits = ceil(log2 n)`` lowest mantissa bits are replaced by an item
   id carries the item along with a value of relative error below ``2^(lowbits - 52)``.  Both
   samplers sort / partition such packed values and settle the (rare) cases where that error could
@@ -34,44 +38,13 @@ Conventions shared by all kernels
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
+from numba import njit, prange
 
-
-def _load_numba_without_blas_probe() -> None:
-    """Start-up: numba's first compile or cache load imports ``numba.np.arraymath``, whose BLAS
-    probe imports ``scipy.linalg`` (~0.3 s, a third of a simulate job's numba start-up) only to
-    choose how ``np.correlate``/``np.convolve`` are compiled -- which these kernels never use.
-    Import it here with the probe answering "no BLAS" (those two then use numba's own loop in
-    this process; ``np.dot`` & co. still find BLAS when compiled).  A no-op when scipy.linalg is
-    already loaded (the probe is then free) or numba's internals differ."""
-    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
-        return
-    try:
-        import numba.np.linalg as linalg
-    except ImportError:  # pragma: no cover - other numba layout
-        return
-    probe = getattr(linalg, "ensure_blas", None)
-    if probe is None:  # pragma: no cover
-        return
-
-    def no_blas() -> None:
-        raise ImportError("BLAS probe skipped at start-up by onlinerank._kernels")
-
-    linalg.ensure_blas = no_blas
-    try:
-        import numba.np.arraymath  # noqa: F401
-    finally:
-        linalg.ensure_blas = probe
-
-
-_load_numba_without_blas_probe()
-
-from numba import njit, prange  # noqa: E402
-
-from .seeding import GOLDEN as _GOLDEN  # noqa: E402
-from .seeding import mix64  # noqa: E402
+from ..seeding import GOLDEN as _GOLDEN
+from .feedback import _heapsort_pairs, _possum
+from .streams import _mix, _round_seed
 
 # dynamic-range limits of the weight form (see module docstring)
 LO = 600.0
@@ -85,16 +58,6 @@ _U11 = np.uint64(11)
 _U12 = np.uint64(12)
 _TWO_M53 = 1.0 / 9007199254740992.0  # 2**-53
 _TWO_M52 = 1.0 / 4503599627370496.0  # 2**-52
-
-#: SplitMix64 finaliser: the one definition in :mod:`onlinerank.seeding`, compiled here
-_mix = njit(cache=True, error_model="numpy")(mix64)
-
-
-@njit(cache=True, error_model="numpy")
-def _round_seed(key, t):
-    """``seeding.draw_seeds`` for one key and round ``t`` (same SplitMix64 steps; tested equal)."""
-    tt = np.uint64(t)
-    return _mix(_mix((key ^ tt) + _GOLDEN) + tt + _GOLDEN)
 
 
 @njit(cache=True, error_model="numpy")
@@ -297,39 +260,6 @@ def pl_keys_shared(a, seeds, keys, mode_out, amax_out, lowbits):
                 e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
                 keys[r, u] = _pack(_log(e) - f[u] + LOGKEY_OFFSET, u, himask)
     return ok
-
-
-@njit(cache=True, error_model="numpy")
-def _pair_less(ka, ia, kb, ib):
-    """``(ka, ia) < (kb, ib)`` lexicographically."""
-    return ka < kb or (ka == kb and ia < ib)
-
-
-@njit(cache=True, error_model="numpy")
-def _heapsort_pairs(ks, ids, m):
-    """Sort the pairs ``(ks[i], ids[i])``, ``i < m``, in place, lexicographically (heap sort: no
-    allocation, O(m log m))."""
-    for top in range(m // 2 - 1, -1, -1):
-        _sift_pairs(ks, ids, top, m)
-    for end in range(m - 1, 0, -1):
-        ks[0], ks[end] = ks[end], ks[0]
-        ids[0], ids[end] = ids[end], ids[0]
-        _sift_pairs(ks, ids, 0, end)
-
-
-@njit(cache=True, error_model="numpy")
-def _sift_pairs(ks, ids, i, m):
-    while True:
-        c = 2 * i + 1
-        if c >= m:
-            return
-        if c + 1 < m and _pair_less(ks[c], ids[c], ks[c + 1], ids[c + 1]):
-            c += 1
-        if not _pair_less(ks[i], ids[i], ks[c], ids[c]):
-            return
-        ks[i], ks[c] = ks[c], ks[i]
-        ids[i], ids[c] = ids[c], ids[i]
-        i = c
 
 
 @njit(cache=True, error_model="numpy")
@@ -876,44 +806,6 @@ def expected_loss_dense_serial(ss, ws, la, wmode, part):
 # the block engine: many rounds of choice feedback in one call (simulate's hot loop)
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
-def _possum(tk, it, thr_k, thr_i):
-    """``sum_{c in it} #{u : (tk_u, u) < (tk_c, c)}``: the sum of the 0-based positions of the
-    chosen items ``it`` in the order of increasing key ``tk`` (n,), ties by item id -- exactly
-    their positions in ``argsort(tk, kind="stable")``, without sorting.  O(kn) for k <= 8, else
-    O(n log k + k log k) with the scratch ``thr_k`` (float64) and ``thr_i`` (int64), at least k
-    long (no allocation: :func:`_play_items_rows` runs without reference counting)."""
-    n = tk.shape[0]
-    k = it.shape[0]
-    tot = 0
-    if k <= 8:
-        for j in range(k):
-            c = it[j]
-            kc = tk[c]
-            cnt = 0
-            for u in range(n):
-                x = tk[u]
-                cnt += np.int64((x < kc) | ((x == kc) & (u < c)))
-            tot += cnt
-        return tot
-    for j in range(k):
-        thr_i[j] = it[j]
-        thr_k[j] = tk[it[j]]
-    _heapsort_pairs(thr_k, thr_i, k)
-    for u in range(n):  # thresholds above (tk_u, u), by binary search
-        x = tk[u]
-        lo = 0
-        hi = k
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if thr_k[mid] < x or (thr_k[mid] == x and thr_i[mid] <= u):
-                lo = mid + 1
-            else:
-                hi = mid
-        tot += k - lo
-    return tot
-
-
-@njit(cache=True, error_model="numpy")
 def _pl_row_true_keys(S, eta, w, wmode, r, seed, tk):
     """The untruncated Plackett-Luce keys of row r (the values :func:`pl_keys` packs, by the same
     expressions); False if some log-weight of the row is not finite."""
@@ -1044,200 +936,3 @@ def _play_items_rows(
                 loss[r] += np.float64(ps) - comb
             _add_items_row(S, eta, w, shift, wmode, hv, hc, hd, maxd, it, r)
     return ok
-
-
-@njit(cache=True, error_model="numpy")
-def ftl_items(S, items, exp_loss, loss, sample):
-    """Follow-the-Leader on the choice feedback ``items`` (R, B, k): per round its (deterministic)
-    loss, the positions of the chosen items in ``argsort(-S, kind="stable")`` minus C(k, 2), is
-    added to ``exp_loss`` (and to ``loss`` if ``sample``), then ``S[r, chosen] += 1``."""
-    R, B, k = items.shape
-    n = S.shape[1]
-    comb = np.float64(k * (k - 1) // 2)
-    tk = np.empty(n)
-    thr_k = np.empty(k)
-    thr_i = np.empty(k, dtype=np.int64)
-    for r in range(R):
-        for b in range(B):
-            it = items[r, b]
-            for u in range(n):
-                tk[u] = -S[r, u]
-            v = np.float64(_possum(tk, it, thr_k, thr_i)) - comb
-            exp_loss[r] += v
-            if sample:
-                loss[r] += v
-            for j in range(k):
-                S[r, it[j]] += 1.0
-
-
-@njit(cache=True, error_model="numpy")
-def add_item_counts(S, items):
-    """``S[r, c] += 1`` for every chosen item c of every round of ``items`` (R, B, k) (integer
-    counts: the result does not depend on the order of the additions)."""
-    R, B, k = items.shape
-    for r in range(R):
-        for b in range(B):
-            for j in range(k):
-                S[r, items[r, b, j]] += 1.0
-
-
-# ------------------------------------------------------------------------------------------------
-# numpy's ``np.random.default_rng(seed).permutation(n)``, compiled (the uniform ranking's draws)
-# ------------------------------------------------------------------------------------------------
-# SeedSequence(seed) -> 4 uint64 words -> PCG64 (128-bit LCG, XSL-RR output, 32-bit draws buffered
-# from 64-bit ones) -> Generator.shuffle (Fisher-Yates from the top, bounded draws by masked
-# rejection).  The same integer arithmetic as numpy's C code, tested equal to numpy for many seeds.
-_M32 = np.uint64(0xFFFFFFFF)
-_SS_INIT_A = np.uint64(0x43B0D7E5)
-_SS_MULT_A = np.uint64(0x931E8875)
-_SS_INIT_B = np.uint64(0x8B51F9DD)
-_SS_MULT_B = np.uint64(0x58F38DED)
-_SS_MIX_L = np.uint64(0xCA01F9DD)
-_SS_MIX_R = np.uint64(0x4973F715)
-_U16 = np.uint64(16)
-_U32 = np.uint64(32)
-_U63 = np.uint64(63)
-_U64 = np.uint64(64)
-_U122_HI = np.uint64(122 - 64)
-_PCG_MULT_HI = np.uint64(2549297995355413924)
-_PCG_MULT_LO = np.uint64(4865540595714422341)
-
-
-@njit(cache=True, error_model="numpy")
-def _mulhi64(a, b):
-    """High 64 bits of the 128-bit product of two uint64."""
-    a0 = a & _M32
-    a1 = a >> _U32
-    b0 = b & _M32
-    b1 = b >> _U32
-    p0 = a0 * b0
-    p1 = a0 * b1
-    p2 = a1 * b0
-    mid = (p0 >> _U32) + (p1 & _M32) + (p2 & _M32)
-    return a1 * b1 + (p1 >> _U32) + (p2 >> _U32) + (mid >> _U32)
-
-
-@njit(cache=True, error_model="numpy")
-def _ss_hashmix(value, h):
-    """SeedSequence's hashmix on uint32 values held in uint64; returns (value, new hash const)."""
-    value = (value ^ h) & _M32
-    h = (h * _SS_MULT_A) & _M32
-    value = (value * h) & _M32
-    return value ^ (value >> _U16), h
-
-
-@njit(cache=True, error_model="numpy")
-def _ss_mix(x, y):
-    r = (_SS_MIX_L * x - _SS_MIX_R * y) & _M32
-    return r ^ (r >> _U16)
-
-
-@njit(cache=True, error_model="numpy")
-def _pcg_step(hi, lo, ihi, ilo):
-    """state * MULT + inc modulo 2^128, state and inc as (high, low) uint64 halves."""
-    nlo = lo * _PCG_MULT_LO
-    nhi = hi * _PCG_MULT_LO + lo * _PCG_MULT_HI + _mulhi64(lo, _PCG_MULT_LO)
-    lo2 = nlo + ilo
-    return nhi + ihi + np.uint64(lo2 < ilo), lo2
-
-
-@njit(cache=True, error_model="numpy")
-def _pcg_output(hi, lo):
-    """XSL-RR: rotate right (high ^ low) by the top 6 bits of the state."""
-    x = hi ^ lo
-    rot = hi >> _U122_HI
-    return (x >> rot) | (x << ((_U64 - rot) & _U63))
-
-
-@njit(cache=True, error_model="numpy")
-def _default_rng_permutation(seed, out):
-    """``out[:] = np.random.default_rng(int(seed)).permutation(out.size)``."""
-    n = out.shape[0]
-    # SeedSequence(seed): entropy words (little-endian uint32), pool of 4, mixed
-    ent0 = seed & _M32
-    ent1 = seed >> _U32
-    nent = 2 if ent1 != 0 else 1
-    pool = np.empty(4, dtype=np.uint64)
-    h = _SS_INIT_A
-    for i in range(4):
-        v = ent0 if i == 0 else (ent1 if i == 1 and nent == 2 else np.uint64(0))
-        pool[i], h = _ss_hashmix(v, h)
-    for s in range(4):
-        for d in range(4):
-            if s != d:
-                hv, h = _ss_hashmix(pool[s], h)
-                pool[d] = _ss_mix(pool[d], hv)
-    # generate_state(4, uint64): 8 uint32 words, pairs little-endian
-    hb = _SS_INIT_B
-    words = np.empty(8, dtype=np.uint64)
-    for i in range(8):
-        v = pool[i % 4] ^ hb
-        hb = (hb * _SS_MULT_B) & _M32
-        v = (v * hb) & _M32
-        words[i] = v ^ (v >> _U16)
-    s0 = words[0] | (words[1] << _U32)
-    s1 = words[2] | (words[3] << _U32)
-    s2 = words[4] | (words[5] << _U32)
-    s3 = words[6] | (words[7] << _U32)
-    # PCG64 seeding: state = 0; inc = (initseq << 1) | 1; step; state += initstate; step
-    ihi = (s2 << np.uint64(1)) | (s3 >> _U63)
-    ilo = (s3 << np.uint64(1)) | np.uint64(1)
-    hi, lo = _pcg_step(np.uint64(0), np.uint64(0), ihi, ilo)
-    lo2 = lo + s1
-    hi = hi + s0 + np.uint64(lo2 < s1)
-    hi, lo = _pcg_step(hi, lo2, ihi, ilo)
-    # Fisher-Yates from the top; bounded draws by masked rejection on buffered 32-bit outputs
-    has32 = False
-    buf = np.uint64(0)
-    for i in range(n):
-        out[i] = i
-    for i in range(n - 1, 0, -1):
-        mx = np.uint64(i)
-        mask = mx
-        mask |= mask >> np.uint64(1)
-        mask |= mask >> np.uint64(2)
-        mask |= mask >> np.uint64(4)
-        mask |= mask >> np.uint64(8)
-        mask |= mask >> _U16
-        mask |= mask >> _U32
-        while True:
-            if mx <= _M32:
-                if has32:
-                    has32 = False
-                    v = buf
-                else:
-                    hi, lo = _pcg_step(hi, lo, ihi, ilo)
-                    z = _pcg_output(hi, lo)
-                    has32 = True
-                    buf = z >> _U32
-                    v = z & _M32
-            else:
-                hi, lo = _pcg_step(hi, lo, ihi, ilo)
-                v = _pcg_output(hi, lo)
-            v &= mask
-            if v <= mx:
-                break
-        j = np.int64(v)
-        t = out[i]
-        out[i] = out[j]
-        out[j] = t
-
-
-@njit(cache=True, error_model="numpy")
-def uniform_items_loss(items, keys, t0, n, loss):
-    """The uniform ranking's realised loss on choice feedback ``items`` (R, B, k): per round, the
-    order ``default_rng(seed).permutation(n)`` of seed ``_round_seed(keys[r], t)`` (exactly
-    ``UniformRanking.rank``) and ``loss[r] +=`` the positions of the chosen items minus C(k, 2)."""
-    R, B, k = items.shape
-    comb = np.float64(k * (k - 1) // 2)
-    perm = np.empty(n, dtype=np.int64)
-    pos = np.empty(n, dtype=np.int64)
-    for r in range(R):
-        for b in range(B):
-            _default_rng_permutation(_round_seed(keys[r], t0 + b), perm)
-            for i in range(n):
-                pos[perm[i]] = i
-            ps = 0
-            for j in range(k):
-                ps += pos[items[r, b, j]]
-            loss[r] += np.float64(ps) - comb
