@@ -36,7 +36,7 @@ IGNORE = shutil.ignore_patterns(
 
 
 def _deterministic_tables() -> list[str]:
-    from onlinerank.tables import TABLE_STAGE
+    from onlinerank.table_schemas import TABLE_STAGE
 
     return sorted(t for t in TABLE_STAGE if t != "runtime")  # runtime: wall clock
 

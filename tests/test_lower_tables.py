@@ -10,7 +10,7 @@ import pytest
 
 from onlinerank import lowerbound
 from onlinerank.lower_tables import T_grid, abg_rows, exact_curve_rows, frequency_rows, hc_rows
-from onlinerank.tables import TABLE_COLUMNS
+from onlinerank.table_schemas import columns
 
 LN2 = math.log(2)
 
@@ -43,7 +43,7 @@ def test_exact_curves_against_enumeration_of_every_sequence():
     sec = {"n": [3, 4], "k": [1, 2], "T": {"min": 1, "max": 4, "points": 4}}
     rows = exact_curve_rows(sec)
     assert {(r["n"], r["k"]) for r in rows} == {(3, 1), (4, 1), (4, 2)}  # k = 2 > 3/2 skipped
-    assert all(tuple(r) == TABLE_COLUMNS["lower_curves"] for r in rows)
+    assert all(tuple(r) == columns("lower_curves") for r in rows)
     for r in rows:
         n, k, T = r["n"], r["k"], r["T"]
         assert r["exact"] == pytest.approx(float(brute_force_regret(n, k, T)), rel=1e-12, abs=1e-12)
@@ -89,7 +89,7 @@ def test_route_rows_bound_the_exact_regret_from_below():
     exact = float(lowerbound.exact_regret(10, 200))
     assert [r["j"] for r in rows] == [0.5, 1.0, 2.0, 3.0]
     for r in rows:
-        assert tuple(r) == TABLE_COLUMNS["lower_abg"]
+        assert tuple(r) == columns("lower_abg")
         assert r["exact_regret"] == pytest.approx(exact)
         assert r["regret_lower"] <= exact
         assert r["alg_loss"] == pytest.approx(200 * 9 / 2)  # T k(n-k)/2

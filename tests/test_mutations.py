@@ -23,7 +23,6 @@ from onlinerank.io import read_table, write_csv
 from onlinerank.learners import onlinerank as onlinerank_module
 from onlinerank.learners.onlinerank import OnlineRank
 from onlinerank.mutations import (
-    MUTATION_COLUMNS,
     MUTATIONS,
     SMALL_CELLS,
     mutated,
@@ -32,6 +31,7 @@ from onlinerank.mutations import (
 )
 from onlinerank.samplers import quicksort, quicksort_rows
 from onlinerank.simulate import simulate
+from onlinerank.table_schemas import columns
 
 #: the claims of the paper that the small cells decide and that must PASS unmutated
 DECIDED = (
@@ -128,7 +128,7 @@ def test_every_mutation_names_its_targets(runs):
 def test_table_rows_render_and_validate(runs, tmp_path):
     rows = mutation_rows(runs)
     assert len(rows) == len(MUTATIONS) * len(runs["unmutated"])
-    assert all(tuple(r) == MUTATION_COLUMNS for r in rows)
+    assert all(tuple(r) == columns("mutations") for r in rows)
     r = next(r for r in rows if r["mutation"] == "quicksort-coin-reversed" and r["claim"] == "lemma6.1")
     assert (r["verdict_unmutated"], r["verdict_mutated"], r["flipped"], r["targeted"]) == (
         "PASS",

@@ -11,15 +11,16 @@ from onlinerank import bounds
 from onlinerank.cells import Cell, cells_of
 from onlinerank.comparison import bound_comparison_rows
 from onlinerank.results import SimResult
-from onlinerank.tables import (
+from onlinerank.table_schemas import (
+    BUILT_TABLES,
+    SCHEMAS,
     SIM_COLUMNS,
-    TABLE_COLUMNS,
     TABLE_STAGE,
-    TABLES,
-    aggregate,
-    bounds_rows,
+    check_columns,
+    columns,
     make_table,
 )
+from onlinerank.tables import aggregate, bounds_rows
 
 LN2 = math.log(2)
 
@@ -32,18 +33,41 @@ def test_every_table_written_has_exactly_the_registered_columns(smoke_tables, sm
     assert "mutations" in smoke_tables
     for name, rows in written.items():
         assert rows, name
-        assert tuple(rows[0]) == TABLE_COLUMNS[name], name
+        assert all(tuple(r) == columns(name) for r in rows), name
+    assert all(tuple(r) == columns("mutations") for r in smoke_tables["mutations"])
 
 
-def test_registries_agree():
-    assert set(TABLE_COLUMNS) == set(TABLE_STAGE)
-    assert set(TABLES) <= set(TABLE_STAGE)
-    assert {t for t in TABLE_STAGE if t not in TABLES} == {
-        f"sim_{s}" for s in ("upper", "lower", "baselines", "spearman")
-    }
-    for name, spec in TABLES.items():
-        assert spec.stage == TABLE_STAGE[name]
-        assert spec.stage in spec.keys  # it reads its own section
+def test_every_table_is_declared_once_with_a_builder_that_exists():
+    """Every schema: a known stage, described columns without repeats, and (for a config-only
+    table) a builder that is a function of the module it names, reading its own section."""
+    import importlib
+
+    assert set(BUILT_TABLES) | {f"sim_{s}" for s in ("upper", "lower", "baselines", "spearman")} | {
+        "mutations"
+    } == set(SCHEMAS)
+    assert "mutations" not in TABLE_STAGE  # made in every tier by its own rule
+    for name, schema in SCHEMAS.items():
+        names = schema.column_names
+        assert len(set(names)) == len(names), name
+        assert all(c.meaning for c in schema.columns), name
+        assert schema.description, name
+    for name, schema in BUILT_TABLES.items():
+        module, _, fn = schema.builder.partition(":")
+        assert callable(getattr(importlib.import_module(f"onlinerank.{module}"), fn)), name
+        assert schema.stage in schema.keys  # it reads its own section
+
+
+def test_a_producer_that_drifts_from_its_schema_is_refused():
+    rows = [dict.fromkeys(columns("lower_hc"), 1)]
+    check_columns("lower_hc", rows)
+    with pytest.raises(ValueError, match=r"'lower_hc', row 1.*missing \['h_c'\]"):
+        check_columns("lower_hc", [*rows, {c: 1 for c in columns("lower_hc") if c != "h_c"}])
+    with pytest.raises(ValueError, match=r"undeclared \['extra'\]"):
+        check_columns("lower_hc", [{**rows[0], "extra": 2}])
+    with pytest.raises(ValueError, match="another order"):
+        check_columns("lower_hc", [dict(reversed(list(rows[0].items())))])
+    with pytest.raises(KeyError, match="unknown table 'nope'"):
+        columns("nope")
 
 
 def test_make_table_dispatches_to_the_registered_function(smoke_config):

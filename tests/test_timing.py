@@ -7,15 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from onlinerank.timing import (
-    excess_exponent,
-    fit_exponent,
-    per_round_seconds,
-    repeat_exponent,
-    repeat_ratio,
-    repeat_seconds,
-    runtime_rows,
-)
+from onlinerank.timing import per_round_seconds, repeat_seconds, runtime_rows
+from onlinerank.timing_fits import excess_exponent, fit_exponent, repeat_exponent, repeat_ratio
 
 
 def test_fit_exponent_recovers_a_power_law():

@@ -309,9 +309,10 @@ def test_largest_ratio_rows_picks_the_maximum_per_n():
 
 
 def test_pipeline_tables_are_these_rows(smoke_tables, tmp_path):
-    """The pipeline's tables (onlinerank.tables.TABLES) are these rows, with the declared columns."""
+    """The pipeline's tables (built as onlinerank.table_schemas declares) are these rows, with the
+    declared columns."""
     from onlinerank.io import read_table, write_csv
-    from onlinerank.tables import TABLE_COLUMNS, make_table
+    from onlinerank.table_schemas import columns, make_table
 
     cmp_rows, tight_rows = smoke_tables
     config = {"learners": LEARNERS, "worst_case": SMOKE, "seed": 0}
@@ -319,6 +320,6 @@ def test_pipeline_tables_are_these_rows(smoke_tables, tmp_path):
         path = tmp_path / f"{name}.csv"
         write_csv(path, make_table(name, config))
         got = read_table(path)
-        assert tuple(got[0]) == TABLE_COLUMNS[name]
+        assert tuple(got[0]) == columns(name)
         assert [(r["n"], r["T"], r["method"]) for r in got] == [(r["n"], r["T"], r["method"]) for r in want]
         assert [r["value"] for r in got] == pytest.approx([r["value"] for r in want], abs=1e-12)

@@ -1,4 +1,5 @@
-"""Sphinx extension of the onlinerank docs: the config reference from the schema, and the checks
+"""Sphinx extension of the onlinerank docs: the config reference from the schema, the tables'
+columns from their schemas, and the checks
 that make the build fail on an undocumented public function or config key (with its name)."""
 
 from __future__ import annotations
@@ -111,6 +112,42 @@ class ConfigReference(Directive):
         return row
 
 
+class TableReference(Directive):
+    """``table-reference``: every table of the pipeline from its schema
+    (:mod:`onlinerank.table_schemas`): what it holds, the config section that makes it, its builder,
+    and each column with its meaning and unit."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        from onlinerank.table_schemas import SCHEMAS
+
+        out: list[nodes.Node] = []
+        for name, schema in SCHEMAS.items():
+            section = nodes.section(ids=[f"table-{name}"])
+            section += nodes.title(text=name)
+            made = f"config section `{schema.stage}`" if schema.stage else "every tier"
+            built = f"builder `onlinerank.{schema.builder.replace(':', '.')}`" if schema.builder else ""
+            para = nodes.paragraph()
+            para += nodes.Text(f"{schema.description} Made by {made}" + (f"; {built}." if built else "."))
+            section += para
+            table = nodes.table()
+            group = nodes.tgroup(cols=3)
+            table += group
+            for width in (22, 62, 16):
+                group += nodes.colspec(colwidth=width)
+            head = nodes.thead()
+            group += head
+            head += ConfigReference._row(("column", "meaning", "unit"))
+            body = nodes.tbody()
+            group += body
+            for c in schema.columns:
+                body += ConfigReference._row((c.name, c.meaning, c.unit or "—"), literal_first=True)
+            section += table
+            out.append(section)
+        return out
+
+
 def _check_api(app: Sphinx) -> None:
     missing = undocumented()
     if missing:
@@ -119,5 +156,6 @@ def _check_api(app: Sphinx) -> None:
 
 def setup(app: Sphinx) -> dict:
     app.add_directive("config-reference", ConfigReference)
+    app.add_directive("table-reference", TableReference)
     app.connect("builder-inited", _check_api)
     return {"version": "1", "parallel_read_safe": True}

@@ -22,6 +22,7 @@ from .game import Game
 from .learners import make_learner
 from .results import SimResult
 from .simulate import simulate
+from .table_schemas import STAGES
 
 __all__ = [
     "STAGES",
@@ -36,8 +37,6 @@ __all__ = [
     "run_group_block",
 ]
 
-#: simulation stages of the pipeline: each has ``block_size``, ``split`` and ``experiments``
-STAGES = ("upper", "lower", "baselines", "spearman")
 #: cell keys that may separate jobs (a stage's ``split``), and the default
 SPLIT_KEYS = ("adversary", "learner", "n", "k", "T")
 DEFAULT_SPLIT = ("adversary", "n", "k")

@@ -54,7 +54,6 @@ __all__ = [
     "evaluate_claims",
     "run_mutations",
     "mutation_rows",
-    "MUTATION_COLUMNS",
 ]
 
 
@@ -381,26 +380,6 @@ def evaluate_claims(tables: Mapping[str, list[dict]], config: Mapping, ids: list
     return {cid: evaluate(REGISTRY[cid], tables, config, alpha) for cid in ids}
 
 
-#: columns of the mutations table
-MUTATION_COLUMNS = (
-    "mutation",
-    "defect",
-    "claim",
-    "section",
-    "targeted",
-    "verdict_unmutated",
-    "verdict_mutated",
-    "flipped",
-    "cells_failing",
-    "cells",
-    "worst_cell",
-    "worst_value",
-    "worst_value_unmutated",
-    "direction",
-    "threshold",
-)
-
-
 def _worst(cells: list[dict]) -> dict:
     """The cell whose statistic lies furthest on the failing side of its threshold (or nearest to
     it): largest ``value - threshold`` for a claim ``<=``, ``threshold - value`` for ``>=``."""
@@ -436,9 +415,10 @@ def run_mutations(config: Mapping, names: list[str] | None = None) -> dict[str, 
 
 def mutation_rows(runs: Mapping[str, Mapping[str, dict]]) -> list[dict]:
     """The mutations table from :func:`run_mutations`: one row per (mutation, claim)
-    (:data:`MUTATION_COLUMNS`).  ``cells_failing`` / ``cells`` and the worst cell are the mutated
-    run's, ``worst_value_unmutated`` is the same cell unmutated; ``flipped``: the verdict changed;
-    ``targeted``: the mutation is aimed at the claim (theory §2.4, §3.2)."""
+    (columns declared in :data:`onlinerank.table_schemas.SCHEMAS`).  ``cells_failing`` /
+    ``cells`` and the worst cell are the mutated run's, ``worst_value_unmutated`` is the same cell
+    unmutated; ``flipped``: the verdict changed; ``targeted``: the mutation is aimed at the claim
+    (theory §2.4, §3.2)."""
     base = runs["unmutated"]
     rows = []
     for name, got in runs.items():

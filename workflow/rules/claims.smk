@@ -3,7 +3,7 @@
 # `onlinerank.claims.REGISTRY`; then the provenance manifest.  Before it, the mutations table (the
 # claims' verdicts under deliberate defects of the learner), shown in its own section of claims.md.
 
-from onlinerank.claims import tables_needed
+from onlinerank.claims import MODULES, tables_needed
 
 
 # The mutation tests of the claims (onlinerank.mutations): small cells run unmutated and under each
@@ -27,7 +27,9 @@ rule claims:
     input:
         tables=[TABLE[t] for t in tables_needed(config)],
         mutations=rules.mutations.output[0],
-        code=code("claims.py"),
+        # the claims modules are imported by discovery (onlinerank.claims.MODULES), not by a line
+        # a static reading of the imports would follow
+        code=code("claims.py", *(m.__name__.removeprefix("onlinerank.") for m in MODULES)),
     output:
         json=f"{FIG}/claims.json",
         md=f"{FIG}/claims.md",

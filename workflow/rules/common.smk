@@ -2,12 +2,13 @@
 # depends on (Snakemake does not see Python imports: `code` lists the package modules a script
 # imports, transitively, so editing a module reruns exactly the steps that use it).
 
-from onlinerank.cells import STAGES, groups_of
+from onlinerank.cells import groups_of
+from onlinerank.table_schemas import STAGES
 from onlinerank.claims import stages_of
 from onlinerank.config import group_digest, section_digest
 from onlinerank.provenance import config_digest
 from onlinerank.pipeline import code_inputs, module_file
-from onlinerank.tables import TABLE_STAGE, TABLES
+from onlinerank.table_schemas import BUILT_TABLES, TABLE_STAGE
 
 # filled in by the schema's defaults: figures_dir is "{results_dir}/figures" unless the config
 # names it (only the default tier names the tracked figures/)
@@ -27,13 +28,11 @@ SRC = os.path.join(workflow.basedir, "src", "onlinerank")
 
 def code(script, *modules):
     """Code inputs of a step (paths relative to the repository): its script and the package
-    modules it imports (transitively).  With ``modules`` (a dispatching script such as the table
-    rule's) the script's own imports are replaced by those modules' and the file writers'."""
+    modules it imports (transitively), and ``modules`` with theirs (what a dispatching script
+    such as the table rule's imports by name: the table's builder)."""
     path = os.path.join(SCRIPTS, script)
-    if not modules:
-        return code_inputs(path, root=workflow.basedir)
-    extra = [module_file(f"onlinerank.{m}", SRC) for m in ("io", "pipeline", *modules)]
-    return code_inputs(*extra, root=workflow.basedir, leaves=(path,))
+    extra = [module_file(f"onlinerank.{m}", SRC) for m in modules]
+    return code_inputs(path, *extra, root=workflow.basedir)
 
 
 def simulate_code(group):
@@ -51,15 +50,18 @@ def simulate_code(group):
 
 
 def mutations_code():
-    """The mutations step's code: its script's imports and the modules of the learners and
-    adversaries of its small cells (registered plug-ins, not found by following imports)."""
+    """The mutations step's code: its script's imports, the modules of the learners and
+    adversaries of its small cells (registered plug-ins) and the claims modules (discovered):
+    neither is found by following imports."""
     from onlinerank.adversaries import ADVERSARIES
+    from onlinerank.claims import MODULES
     from onlinerank.learners import LEARNERS
     from onlinerank.mutations import SMALL_CELLS
 
     classes = {LEARNERS[s["name"]] for s in SMALL_CELLS["learners"].values()}
     classes |= {ADVERSARIES[s["name"]] for s in SMALL_CELLS["adversaries"].values()}
-    modules = [module_file(cls.__module__, SRC) for cls in classes]
+    modules = [module_file(name, SRC) for name in {cls.__module__ for cls in classes}]
+    modules += [module_file(m.__name__, SRC) for m in MODULES]
     return code_inputs(os.path.join(SCRIPTS, "mutations.py"), *modules, root=workflow.basedir)
 
 
@@ -67,7 +69,7 @@ wildcard_constraints:
     cell=r"[^/]+/[^/]+(/[^/]+)*",
     block=r"\d+",
     stage="|".join(STAGES),
-    table="|".join(TABLES),
+    table="|".join(BUILT_TABLES),
 
 
 def block_files(stage):

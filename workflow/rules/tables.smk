@@ -1,10 +1,11 @@
 # Tables computed from the config alone (closed forms, exact sums, timings, the sampled Lemma 6.1
-# check): one rule, driven by the table registry `onlinerank.tables.TABLES`.
+# check): one rule, driven by the table schemas `onlinerank.table_schemas.SCHEMAS` (each names its
+# builder; the rule's code inputs are the builder's module and its imports).
 
 
 rule table:
     input:
-        code=lambda wc: code("table.py", TABLES[wc.table].module),
+        code=lambda wc: code("table.py", BUILT_TABLES[wc.table].module),
     output:
         f"{RES}/tables/{{table}}.csv",
     log:
@@ -16,7 +17,7 @@ rule table:
     resources:
         slurm_extra=lambda wc: "'--exclusive'" if wc.table == "runtime" else "",
     params:
-        spec=lambda wc: section_digest(config, *TABLES[wc.table].keys),
+        spec=lambda wc: section_digest(config, *BUILT_TABLES[wc.table].keys),
     script:
         "../scripts/table.py"
 

@@ -2,11 +2,13 @@
 
 from onlinerank.io import write_csv
 from onlinerank.pipeline import run
+from onlinerank.table_schemas import check_columns
 from onlinerank.tables import aggregate_stage
 
 
 def main(log):
     rows = aggregate_stage(snakemake.config, snakemake.wildcards.stage, list(snakemake.input.blocks))
+    check_columns(f"sim_{snakemake.wildcards.stage}", rows)
     write_csv(snakemake.output[0], rows)
     log.info("%d rows", len(rows))
 

@@ -6,11 +6,13 @@ import time
 from onlinerank.io import write_csv
 from onlinerank.mutations import mutation_rows, run_mutations
 from onlinerank.pipeline import run
+from onlinerank.table_schemas import check_columns
 
 
 def main(log):
     t0 = time.perf_counter()
     rows = mutation_rows(run_mutations(snakemake.config))
+    check_columns("mutations", rows)
     write_csv(snakemake.output[0], rows)
     for name in dict.fromkeys(r["mutation"] for r in rows):
         flips = [

@@ -1,4 +1,4 @@
-"""Write one table computed from the config alone (see onlinerank.tables.TABLES)."""
+"""Write one table computed from the config alone (its builder: onlinerank.table_schemas.SCHEMAS)."""
 
 import os
 
@@ -11,7 +11,7 @@ if snakemake.wildcards.table == "runtime":
 
 from onlinerank.io import write_csv  # noqa: E402
 from onlinerank.pipeline import run  # noqa: E402
-from onlinerank.tables import make_table  # noqa: E402
+from onlinerank.table_schemas import make_table  # noqa: E402
 
 
 def main(log):

@@ -1,6 +1,6 @@
 """The compiled (numba) kernels, one module per job.
 
-* :mod:`.onlinerank` -- OnlineRank (THEORY §2): Plackett–Luce keys, QuickSort (Algorithm 2), the
+* :mod:`.onlinerank` -- OnlineRank (theory §2): Plackett–Luce keys, QuickSort (Algorithm 2), the
   cached weights and the histogram of integer scores, the exact expected losses, and the block
   round loop ``play_items`` (simulate's hot loop);
 * :mod:`.baselines` -- Follow-the-Leader and the uniform ranking on blocks of choice feedback;

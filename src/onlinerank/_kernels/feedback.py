@@ -1,4 +1,4 @@
-"""Compiled kernels of choice feedback (THEORY §1): the cumulative score counts, and the loss of an
+"""Compiled kernels of choice feedback (theory §1): the cumulative score counts, and the loss of an
 order -- the positions of the chosen items, counted without sorting (OnlineRank's Plackett–Luce
 block path and Follow-the-Leader).  The heap sort of (key, item) pairs serves both this count and
 the Plackett–Luce sampler's ties (:func:`onlinerank._kernels.onlinerank.pl_extract`).

@@ -1,4 +1,4 @@
-"""Compiled (numba) kernels of OnlineRank (THEORY §2), behind :mod:`onlinerank.samplers` and
+"""Compiled (numba) kernels of OnlineRank (theory §2), behind :mod:`onlinerank.samplers` and
 :mod:`onlinerank.logweights`: Plackett–Luce keys, QuickSort (Algorithm 2), the cached weights and
 the histogram of integer scores, the exact expected losses, and the block round loop
 :func:`play_items`.

@@ -22,7 +22,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..tables import SIM_COLUMNS, TABLE_COLUMNS, TABLE_STAGE
+from ..table_schemas import SIM_COLUMNS, TABLE_STAGE, columns
 from .stats import interval_verdict
 
 __all__ = [
@@ -85,7 +85,7 @@ def _add(entry: Claim) -> Claim:
     for t, cols in [*entry.reads.items(), *entry.optional.items()]:
         if t not in TABLE_STAGE:
             raise ValueError(f"claim {entry.id}: reads unknown table {t!r}")
-        missing = [c for c in cols if c not in TABLE_COLUMNS[t]]
+        missing = [c for c in cols if c not in columns(t)]
         if missing:
             raise ValueError(f"claim {entry.id}: table {t!r} has no column(s) {', '.join(missing)}")
     if entry.section != "not-tested" and entry.direction not in ("<=", ">="):

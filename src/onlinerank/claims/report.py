@@ -177,7 +177,8 @@ def summary_lines(doc: Mapping, previous: Mapping | None = None) -> list[str]:
     if previous is not None:
         old = {c["id"]: c["verdict"] for c in previous.get("claims", [])}
         changed = [
-            f"{c['id']} {old.get(c['id'], 'absent')} -> {c['verdict']}"
+            f"{c['id']} {verdict_word(c['section'], old[c['id']]) if c['id'] in old else 'new'} -> "
+            f"{verdict_word(c['section'], c['verdict'])}"
             for c in doc["claims"]
             if old.get(c["id"]) != c["verdict"]
         ]
@@ -199,6 +200,14 @@ def _worst(cells: list[dict]) -> dict | None:
 
 
 FINDING_WORD = {"PASS": "holds", "FAIL": "does not hold", "INCONCLUSIVE": "undecided"}
+
+
+def verdict_word(section: str, verdict: str) -> str:
+    """A verdict in its section's words: a claim of the paper PASSes or FAILs, a finding beyond
+    the paper holds or does not hold (never reported as a verdict on the paper)."""
+    if section == "beyond":
+        return FINDING_WORD.get(verdict, verdict.lower())
+    return verdict
 
 
 def informative_text(c: Mapping) -> str:

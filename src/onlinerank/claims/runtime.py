@@ -4,7 +4,7 @@ round is O(n log n), PermELearn's Sinkhorn sweep quadratic, PermELearn's round f
 The runtime table holds ``runtime.repeats`` separate timings per learner, n and part (each the
 median over its rounds).  A statistic is computed from the per-n medians of the repeats; its
 interval is the percentile interval of the same statistic over random draws of one repeat per
-timed point (:func:`onlinerank.timing.repeat_exponent`, :func:`onlinerank.timing.repeat_ratio`),
+timed point (:func:`onlinerank.timing_fits.repeat_exponent`, :func:`onlinerank.timing_fits.repeat_ratio`),
 at the claim's Bonferroni level over its cells.  Wall clock on the machine of the run: the
 verdicts are about that machine."""
 
@@ -52,7 +52,7 @@ def _method(what: str, reps: set[int], level: float) -> str:
 
 
 def _exponent_cells(ctx: Context, name: str, part: str, excess: bool, note) -> list[dict]:
-    from ..timing import repeat_exponent
+    from ..timing_fits import repeat_exponent
 
     labels = sorted({r["learner"] for r in ctx.table("runtime") if r["name"] == name})
     series = [(lab, _repeats(ctx, lab, part)) for lab in labels]
@@ -102,7 +102,7 @@ def _spread(ns, by) -> str:
     figures=("runtime",),
 )
 def runtime_onlinerank(ctx: Context) -> list[dict]:
-    from ..timing import fit_exponent
+    from ..timing_fits import fit_exponent
 
     def note(lab, ns, by):
         med = [float(np.median(_secs(by[n]))) for n in ns]
@@ -132,7 +132,7 @@ def runtime_onlinerank(ctx: Context) -> list[dict]:
     figures=("runtime",),
 )
 def runtime_sweep(ctx: Context) -> list[dict]:
-    from ..timing import fit_exponent
+    from ..timing_fits import fit_exponent
 
     def note(lab, ns, by):
         upd = _repeats(ctx, lab, "update")
@@ -166,7 +166,7 @@ def runtime_sweep(ctx: Context) -> list[dict]:
     figures=("runtime",),
 )
 def runtime_speedup(ctx: Context) -> list[dict]:
-    from ..timing import repeat_ratio
+    from ..timing_fits import repeat_ratio
 
     rt = ctx.table("runtime")
     pl: dict[int, list[dict]] = defaultdict(list)

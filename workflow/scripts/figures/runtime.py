@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from onlinerank.plotting import figure_context, figure_tables, finish, learner_style, plain_log_axis
-from onlinerank.timing import excess_exponent, fit_exponent
+from onlinerank.timing_fits import excess_exponent, fit_exponent
 
 digest, commit = figure_context(snakemake)
 tables = figure_tables(snakemake)

@@ -1,0 +1,478 @@
+"""Every table of the pipeline, declared once: its name, the config section that makes it, its
+columns (meaning and unit) and the function that builds its rows (design §data).
+
+This module imports nothing of the package (a table's builder is imported when the table is
+made, by :func:`make_table`): the claims, the figures and the Snakefile read the
+schemas without loading the engine (``onlinerank.simulate``, the compiled kernels).  The builder
+of a table is named by its place, ``"module:function"`` below ``onlinerank``; the table rule
+imports exactly that module, and its code inputs are that module's imports
+(:func:`onlinerank.pipeline.code_inputs`), so editing one producer reruns only its tables.
+:func:`make_table` calls the builder and checks its rows against the declared
+columns, in order.
+
+The simulation tables ``sim_<stage>`` are aggregated from replicate blocks
+(:func:`onlinerank.tables.aggregate_stage`) and ``mutations`` by its own rule
+(:mod:`onlinerank.mutations`); they have no config-only builder.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+__all__ = [
+    "STAGES",
+    "Column",
+    "TableSchema",
+    "SCHEMAS",
+    "SIM_COLUMNS",
+    "TABLE_STAGE",
+    "BUILT_TABLES",
+    "columns",
+    "make_table",
+    "check_columns",
+]
+
+#: simulation stages of the pipeline: each has ``block_size``, ``split`` and ``experiments``
+STAGES = ("upper", "lower", "baselines", "spearman")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its name, what a value means, and its unit (``""``: a count or a label)."""
+
+    name: str
+    meaning: str
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class TableSchema:
+    """A table: made when the config has section ``stage`` (``""``: in every tier); rows built by ``builder``
+    (``"module:function"`` below ``onlinerank``, empty for the aggregated tables) called with the
+    config values at ``args`` (dotted paths; ``"seed"`` is the run's seed as an int, ``"@config"``
+    the whole config, ``"=x"`` the literal string ``x``); ``keys``: the config entries whose
+    change reruns it."""
+
+    name: str
+    stage: str
+    description: str
+    columns: tuple[Column, ...]
+    builder: str = ""
+    args: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        """The column names, in the order of the file."""
+        return tuple(c.name for c in self.columns)
+
+    @property
+    def module(self) -> str:
+        """The builder's module below ``onlinerank`` (``""`` for aggregated tables)."""
+        return self.builder.partition(":")[0]
+
+
+def _c(name: str, meaning: str, unit: str = "") -> Column:
+    return Column(name, meaning, unit)
+
+
+# columns shared by several tables (one meaning each)
+_FAMILY = _c("family", "feedback family: single, kchoice, subset, spearman or graded (theory §1)")
+_N = _c("n", "number of items", "items")
+_K = _c("k", "items chosen per round (k-choice, subset); 1 otherwise", "items")
+_T = _c("T", "horizon", "rounds")
+_M = _c("M", "the feedback family's complexity M (theory §1.2)", "loss²")
+_ETA = _c("eta", "learning rate used", "1/loss")
+_ETA_FACTOR = _c("eta_factor", "learning rate over the paper's rate η_p (theory §3.2)")
+_VALUE_WC = _c("value", "worst-case expected regret found (exact, or a lower bound by an adversary)", "loss")
+_BOUND_THM31 = _c("bound_thm31", "Theorem 3.1 at the paper's rate, n sqrt(T M ln 2) (theory §3.2)", "loss")
+_BOUND_SHARP = _c("bound_sharp", "Theorem 3.1 in sharp form at this η, C(n,2) ln 2/η + η T M/2", "loss")
+_RATIO_THM31 = _c("ratio_thm31", "value / bound_thm31")
+_RATIO_SHARP = _c("ratio_sharp", "value / bound_sharp (the tightness)")
+_STATES = _c("states", "dynamic-program states (or sequences / states visited by a search)")
+_KIND = _c("kind", "exact (the dynamic program's worst case) or a lower bound on it (adversary, search)")
+_METHOD_WC = _c("method", "exact, an adversary's name, staircase or beam")
+_SEQUENCE = _c("sequence", "the feedback sequence attaining the value (items per round), if recorded")
+
+SIM_SCHEMA_COLUMNS = (
+    _c("stage", "pipeline stage of the cell"),
+    _c("experiment", "experiment name in the config"),
+    _c("adversary", "adversary label (a key of the config's adversaries)"),
+    _c("learner", "learner label (a key of the config's learners)"),
+    _FAMILY,
+    _N,
+    _K,
+    _T,
+    _M,
+    _c("eta", "learning rate the learner resolved (NaN for a learner without one)", "1/loss"),
+    _c("t", "round at which the metric is read (a checkpoint)", "rounds"),
+    _c(
+        "metric",
+        "regret (exact expected), realised_regret, loss (sampled), exp_loss (expected), best "
+        "(hindsight optimum), or a learner's extra counter",
+    ),
+    _c("mean", "mean over replicates", "loss"),
+    _c("sem", "standard error of the mean over replicates", "loss"),
+    _c("reps", "replicates with a finite value"),
+    _c("exact", "True when the learner's expected loss is computed exactly per round (theory §2.5)"),
+)
+
+_BOUNDS_COLUMNS = (
+    _FAMILY,
+    _N,
+    _K,
+    _T,
+    _M,
+    _c("eta_paper", "the paper's rate η_p = n sqrt(ln 2 / (T M)) (theory §3.2)", "1/loss"),
+    _c("bound_paper", "Theorem 3.1 at η_p, n sqrt(T M ln 2)", "loss"),
+    _c("bound_sharp", "Theorem 3.1 in sharp form at η_p, C(n,2) ln 2/η_p + η_p T M/2", "loss"),
+    _c("bound_optimal", "the sharp form at its optimal η, sqrt(2 C(n,2) ln 2 T M)", "loss"),
+)
+
+
+def _bounds(stage: str) -> TableSchema:
+    return TableSchema(
+        f"bounds_{stage}",
+        stage,
+        f"Theorem 3.1's bound for every distinct game of the {stage} stage (theory §3.2).",
+        _BOUNDS_COLUMNS,
+        builder="tables:bounds_rows",
+        args=("@config", f"={stage}"),
+        keys=(stage, "learners", "adversaries"),
+    )
+
+
+def _sim(stage: str) -> TableSchema:
+    return TableSchema(
+        f"sim_{stage}",
+        stage,
+        f"The {stage} stage's simulations: one row per cell, checkpoint and metric, aggregated over "
+        "replicate blocks (theory §2.5).",
+        SIM_SCHEMA_COLUMNS,
+    )
+
+
+_SCHEMAS: tuple[TableSchema, ...] = (
+    *(_sim(s) for s in STAGES),
+    *(_bounds(s) for s in ("upper", "baselines", "spearman")),
+    TableSchema(
+        "lemma61",
+        "lemma61",
+        "Lemma 6.1 sampled: the frequency of u before v under each sampler next to expit(a_u - a_v) "
+        "(theory §2.4).",
+        (
+            _c("sampler", "plackett-luce or quicksort"),
+            _N,
+            _c("samples", "orders drawn"),
+            _c("u", "first item of the pair"),
+            _c("v", "second item of the pair"),
+            _c("p", "P(u before v) by Lemma 6.1, expit(a_u - a_v)", "probability"),
+            _c("freq", "observed frequency of u before v", "probability"),
+        ),
+        builder="tables:lemma61_rows",
+        args=("lemma61", "seed"),
+        keys=("lemma61", "seed"),
+    ),
+    TableSchema(
+        "worst_case",
+        "worst_case",
+        "OnlineRank's exact worst case over all feedback sequences by dynamic programming, for tiny "
+        "n, against Theorem 3.1 (theory §3.4).",
+        (
+            _FAMILY,
+            _N,
+            _K,
+            _T,
+            _ETA_FACTOR,
+            _ETA,
+            _M,
+            _c("value", "exact worst-case expected regret", "loss"),
+            _BOUND_THM31,
+            _BOUND_SHARP,
+            _RATIO_THM31,
+            _RATIO_SHARP,
+            _STATES,
+        ),
+        builder="worst_case:worst_case_rows",
+        args=("worst_case",),
+        keys=("worst_case",),
+    ),
+    TableSchema(
+        "worst_case_learners",
+        "worst_case",
+        "Every learner's exact worst case at the dynamic program's sizes, and every learner against "
+        "the same adversaries and the search beyond (theory §3.4, §4).",
+        (
+            _FAMILY,
+            _N,
+            _K,
+            _T,
+            _c("learner", "learner label"),
+            _c("learner_name", "the learner's registered name"),
+            _KIND,
+            _METHOD_WC,
+            _VALUE_WC,
+            _BOUND_THM31,
+            _c("bound_own", "the learner's own regret bound (NaN if it has none)", "loss"),
+            _RATIO_THM31,
+            _c("ratio_own", "value / bound_own"),
+            _STATES,
+            _SEQUENCE,
+        ),
+        builder="worst_case_tables:comparison_rows",
+        args=("worst_case", "learners"),
+        keys=("worst_case", "learners"),
+    ),
+    TableSchema(
+        "tightness",
+        "worst_case",
+        "How tight Theorem 3.1 is: OnlineRank's worst case (exact, or by search beyond the dynamic "
+        "program) over the sharp bound on a grid of n, T and η/η_p (theory §3.4).",
+        (
+            _FAMILY,
+            _N,
+            _K,
+            _T,
+            _ETA_FACTOR,
+            _ETA,
+            _M,
+            _KIND,
+            _c("method", "exact, staircase or beam"),
+            _VALUE_WC,
+            _BOUND_THM31,
+            _BOUND_SHARP,
+            _RATIO_THM31,
+            _RATIO_SHARP,
+            _STATES,
+            _SEQUENCE,
+        ),
+        builder="worst_case_tables:tightness_rows",
+        args=("worst_case",),
+        keys=("worst_case",),
+    ),
+    TableSchema(
+        "lower_curves",
+        "lowerbound",
+        "The random adversary's exact regret, its asymptotes, the explicit lower bounds and Theorem "
+        "3.1 at M = k(n-k) (theory §4.2-§4.5).",
+        (
+            _N,
+            _K,
+            _T,
+            _c("scale", "n^{3/2} sqrt(kT), the rate of Theorem 3.3", "loss"),
+            _c("exact", "exact expected regret against the random adversary (theory §4.2)", "loss"),
+            _c("asymptotic", "its asymptote (theory §4.3)", "loss"),
+            _c("asymptotic_corrected", "the asymptote with its correction term (theory §4.3)", "loss"),
+            _c("holder", "lower bound (a), Hölder (theory §4.5)", "loss"),
+            _c("sharp", "lower bound (b), sharp rate (theory §4.5)", "loss"),
+            _c("berry_esseen", "lower bound (c), Berry–Esseen (theory §4.5)", "loss"),
+            _c("thm31_paper", "Theorem 3.1 at η_p, n sqrt(T M ln 2)", "loss"),
+            _c("thm31_optimal", "Theorem 3.1 at its optimal η", "loss"),
+            _c("h_holder", "the explicit horizon h(n) from which bound (a) holds (theory §4.5)", "rounds"),
+        ),
+        builder="lower_tables:exact_curve_rows",
+        args=("lowerbound.curves",),
+        keys=("lowerbound",),
+    ),
+    TableSchema(
+        "lower_hc",
+        "lowerbound",
+        "h_c(n): the smallest horizon from which the exact regret exceeds c n^{3/2} sqrt(kT) (theory §4.5).",
+        (
+            _N,
+            _K,
+            _c("c", "the constant c"),
+            _c("limit", "the asymptotic constant of the exact regret over n^{3/2} sqrt(kT)"),
+            _c("h_c", "smallest such horizon (-1: c is not below the limit, none exists)", "rounds"),
+        ),
+        builder="lower_tables:hc_rows",
+        args=("lowerbound.hc",),
+        keys=("lowerbound",),
+    ),
+    TableSchema(
+        "lower_abg",
+        "lowerbound",
+        "The paper's alpha + beta + gamma route to Theorem 3.3 for each j, in exact Binomial sums "
+        "and in CLT form, against the exact values (theory §4.4).",
+        (
+            _N,
+            _K,
+            _T,
+            _c("j", "the split parameter j of the route (in standard deviations of a count)"),
+            _c("p", "k/n, the frequency of an item", "probability"),
+            _c("mu", "Tk/n, the mean count of an item", "rounds"),
+            _c("sigma", "the count's standard deviation sqrt(T p (1-p))", "rounds"),
+            _c("alpha", "bound on E L* over counts x <= mu - j sigma (exact Binomial sum)", "loss"),
+            _c("beta", "bound on E L* over mu - j sigma < x <= mu + j sigma (exact)", "loss"),
+            _c("gamma", "bound on E L* over x > mu + j sigma (exact; the integer part, see errata)", "loss"),
+            _c("total", "alpha + beta + gamma, an upper bound on E L*", "loss"),
+            _c(
+                "alg_loss",
+                "every algorithm's expected loss against the random adversary, n(n-1)/2 · mu",
+                "loss",
+            ),
+            _c("regret_lower", "the regret lower bound the route implies", "loss"),
+            _c("scale", "n(n-1)/2 · sigma, the scale of the CLT form", "loss"),
+            _c("alpha_clt", "alpha in CLT form", "loss"),
+            _c("beta_clt", "beta in CLT form", "loss"),
+            _c("gamma_clt", "gamma in CLT form", "loss"),
+            _c("regret_clt", "the implied regret lower bound in CLT form, scale · kappa", "loss"),
+            _c("kappa", "κ(j) of the CLT form (theory §4.4)"),
+            _c("exact_regret", "exact expected regret (theory §4.2)", "loss"),
+            _c("exact_best_loss_position", "exact E[L*], the hindsight optimum's expected loss", "loss"),
+        ),
+        builder="lower_tables:abg_rows",
+        args=("lowerbound.abg",),
+        keys=("lowerbound",),
+    ),
+    TableSchema(
+        "lower_frequencies",
+        "lowerbound",
+        "Monte Carlo of the random adversary (sampled, not exact): the histogram of item 0's count "
+        "next to the Binomial(T, k/n) law (theory §4.1).",
+        (
+            _N,
+            _K,
+            _T,
+            _c("reps", "sampled sequences"),
+            _c("x", "count of item 0 over the horizon", "rounds"),
+            _c("count", "sequences with that count"),
+            _c("freq", "count / reps", "probability"),
+            _c("pmf", "Binomial(T, k/n) probability of x", "probability"),
+            _c("regret_mc_mean", "Monte Carlo mean regret over the sequences", "loss"),
+            _c("regret_mc_sem", "its standard error", "loss"),
+            _c("regret_exact", "exact expected regret (theory §4.2)", "loss"),
+        ),
+        builder="lower_tables:frequency_rows",
+        args=("lowerbound.frequencies", "seed"),
+        keys=("lowerbound", "seed"),
+    ),
+    TableSchema(
+        "runtime",
+        "runtime",
+        "Wall-clock time per round of each learner versus n (not deterministic: the only table that "
+        "is not bit-identical between runs; theory §2.1-§2.3, §3.3).",
+        (
+            _c("learner", "learner label"),
+            _c("name", "the learner's registered name"),
+            _N,
+            _c(
+                "part",
+                "what was timed: update, sample, round, sample_first_step, round_lower or sweep",
+            ),
+            _c("repeat", "index of the separate timing"),
+            _c("seconds_per_round", "median time over the rounds timed", "s"),
+            _c("rounds_timed", "rounds timed in this repeat", "rounds"),
+            _c("sweeps_per_round", "mean Sinkhorn sweeps per update (NaN for other learners)"),
+        ),
+        builder="timing:runtime_rows",
+        args=("learners", "runtime"),
+        keys=("runtime", "learners"),
+    ),
+    TableSchema(
+        "bound_comparison",
+        "bound_comparison",
+        "Each baseline's regret bound over Theorem 3.1's against the factor Section 4 claims (theory §5).",
+        (
+            _FAMILY,
+            _c("sweep", "n (a sweep over n) or k (a sweep over k at fixed n)"),
+            _N,
+            _K,
+            _T,
+            _c("method", "the baseline: hedge, fpl or permelearn"),
+            _c("bound", "the baseline's regret bound", "loss"),
+            _c("thm31", "Theorem 3.1's bound", "loss"),
+            _c("ratio", "bound / thm31"),
+            _c("claimed", "the factor the paper claims, as text"),
+            _c("claimed_value", "that factor's value"),
+            _c("ratio_over_claimed", "ratio / claimed_value: the Ω statement holds iff bounded below"),
+        ),
+        builder="comparison:bound_comparison_rows",
+        args=("bound_comparison",),
+        keys=("bound_comparison",),
+    ),
+    TableSchema(
+        "mutations",
+        "",
+        "Each claim's verdict on the small cells, unmutated and under deliberate defects of the "
+        "learner or a sampler (theory §2.4, §3.2).",
+        (
+            _c("mutation", "the mutation's name"),
+            _c("defect", "what the mutation breaks"),
+            _c("claim", "claim id"),
+            _c("section", "the claim's section: paper or beyond"),
+            _c("targeted", "True when the mutation is aimed at this claim"),
+            _c("verdict_unmutated", "the claim's verdict on the small cells, unmutated"),
+            _c("verdict_mutated", "its verdict under the mutation"),
+            _c("flipped", "True when the verdict changed"),
+            _c("cells_failing", "cells failing under the mutation"),
+            _c("cells", "cells evaluated"),
+            _c("worst_cell", "the mutated run's cell furthest on the failing side"),
+            _c("worst_value", "that cell's statistic, mutated"),
+            _c("worst_value_unmutated", "the same cell's statistic, unmutated"),
+            _c("direction", "the claim's direction: <= or >="),
+            _c("threshold", "the claim's threshold"),
+        ),
+    ),
+)
+
+#: every table by name
+SCHEMAS: dict[str, TableSchema] = {s.name: s for s in _SCHEMAS}
+#: the columns of the simulation tables
+SIM_COLUMNS: tuple[str, ...] = SCHEMAS["sim_upper"].column_names
+#: every table made from a config section -> that section (simulation tables: their stage); the
+#: mutations table, made in every tier by its own rule, has none
+TABLE_STAGE: dict[str, str] = {name: s.stage for name, s in SCHEMAS.items() if s.stage}
+#: the tables made by the generic table rule (a builder computing them from the config alone)
+BUILT_TABLES: dict[str, TableSchema] = {name: s for name, s in SCHEMAS.items() if s.builder}
+
+
+def columns(name: str) -> tuple[str, ...]:
+    """The columns of table ``name``, in order (:class:`KeyError` names the unknown table)."""
+    try:
+        return SCHEMAS[name].column_names
+    except KeyError:
+        raise KeyError(f"unknown table {name!r}; known: {', '.join(SCHEMAS)}") from None
+
+
+def _argument(config: dict, path: str):
+    """A builder's argument (:class:`onlinerank.table_schemas.TableSchema` ``args``)."""
+    if path == "@config":
+        return config
+    if path.startswith("="):
+        return path[1:]
+    if path == "seed":
+        return int(config["seed"])
+    value = config
+    for key in path.split("."):
+        value = value[key]
+    return value
+
+
+def make_table(name: str, config: dict) -> list[dict]:
+    """The rows of table ``name``, built by the function its schema names
+    (:data:`onlinerank.table_schemas.SCHEMAS`), checked against the declared columns in order.
+    The builder's module is imported here, by name, so that a table job loads only its producer."""
+    schema = BUILT_TABLES.get(name)
+    if schema is None:
+        raise KeyError(f"no table {name!r} is built from the config; built: {', '.join(BUILT_TABLES)}")
+    module, _, fn = schema.builder.partition(":")
+    build = getattr(importlib.import_module(f"onlinerank.{module}"), fn)
+    rows = build(*(_argument(config, a) for a in schema.args))
+    check_columns(name, rows)
+    return rows
+
+
+def check_columns(name: str, rows: list[dict]) -> None:
+    """Raise :class:`ValueError` naming the table when a row's columns are not its schema's, in
+    order (a producer and its declaration that drifted apart)."""
+    want = columns(name)
+    for i, r in enumerate(rows):
+        if tuple(r) != want:
+            extra = [c for c in r if c not in want]
+            missing = [c for c in want if c not in r]
+            raise ValueError(
+                f"table {name!r}, row {i}: columns differ from the schema "
+                f"(missing {missing}, undeclared {extra}, or another order)"
+            )
