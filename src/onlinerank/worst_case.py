@@ -193,7 +193,7 @@ def dp_learner(
 
 def learner_bound(lrn: Learner, game: Game) -> float:
     """The learner's own regret bound in the game's units (theory §3.2–§3.3), or NaN when it has
-    none: its :meth:`~onlinerank.learners.Learner.regret_bound` (OnlineRank: the sharp Theorem 3.1
+    none: its :meth:`~onlinerank.learners.base.Learner.regret_bound` (OnlineRank: the sharp Theorem 3.1
     bound at its eta; Hedge, FPL, PermELearn with their tuned rates: the cited bounds of
     :func:`onlinerank.bounds.comparison_bound`; FTL and the uniform ranking: none)."""
     bound = lrn.regret_bound(game)

@@ -172,9 +172,10 @@ class Adversary:
     #: ignores the learner, theory §4.1): the claims report its cells as controls, apart from the
     #: cells that can tell a good learner from a bad one
     learner_independent: ClassVar[bool] = False
-    #: the parts this adversary plays in the claims, names from :data:`ROLES` (e.g. the random
-    #: adversary of the lower bound, theory §4.1): the claims select adversaries by role, never by
-    #: name (:meth:`has_role`)
+    #: the parts this adversary plays in the claims, names from
+    #: :data:`onlinerank.adversaries.base.ROLES` (e.g. the random adversary of the lower bound,
+    #: theory §4.1): the claims select adversaries by role, never by name
+    #: (:meth:`onlinerank.adversaries.base.Adversary.has_role`)
     roles: ClassVar[frozenset[str]] = frozenset()
 
     # --- required --------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ def plays_role(ctx: Context, label: str, role: str) -> bool:
 
 def has_own_bound(ctx: Context, label: str) -> bool:
     """Whether the learner labelled ``label`` states a regret bound of its own (its class overrides
-    :meth:`~onlinerank.learners.Learner.regret_bound`, theory §3.2-§3.3): a sublinear guarantee."""
+    :meth:`~onlinerank.learners.base.Learner.regret_bound`, theory §3.2-§3.3): a sublinear guarantee."""
     from ..learners import LEARNERS
 
     cls = LEARNERS.get(ctx.learner_spec(label).get("name", ""))
