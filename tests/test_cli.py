@@ -147,7 +147,7 @@ def test_a_run_that_cannot_fit_in_memory_is_refused_up_front_with_the_estimate(n
 def test_quadratic_adversary_refusal_names_n_only():
     p = run("simulate", "--n", "100000", "--T", "10", "--reps", "1", "--adversary", "greedy")
     assert p.returncode == 2 and p.stderr.count("\n") == 1
-    assert "argument --n: " in p.stderr and "n^2 for the greedy adversary" in p.stderr
+    assert "argument --n: " in p.stderr and "for the greedy adversary's own arrays" in p.stderr
 
 
 def test_a_run_that_fits_is_not_refused(monkeypatch, capsys):
@@ -204,11 +204,14 @@ def _adversary_family():
 def test_memory_estimate_covers_the_measured_peak_of_every_adversary():
     """The estimate is an upper bound for each registered adversary: at n = 2048 (where an (n, n)
     temporary would dominate) and at a large n (where the (reps, n) state dominates).  A new
-    adversary with quadratic memory fails here until cli.QUADRATIC_ADVERSARIES lists it."""
+    adversary with quadratic memory fails here until its memory_bytes declares it."""
+    from onlinerank.adversaries import ADVERSARIES
+
     runs = []
     for adv, fam in _adversary_family():
         runs.append((adv, fam, 2048, 2))
-        if adv not in cli.QUADRATIC_ADVERSARIES and fam != "spearman":  # spearman: O(n^2) work
+        # an adversary declaring its own (n, n) memory is measured where that memory dominates
+        if not ADVERSARIES[adv].implements("memory_bytes") and fam != "spearman":  # spearman: O(n^2)
             runs.append((adv, fam, 300000, 8))
     runs.append(("switching", "subset", 300000, 8))  # the largest (reps, n) footprint measured
     for adv, fam, n, reps in runs:

@@ -20,6 +20,7 @@ import pytest
 import onlinerank.adversaries as adversaries_pkg
 import onlinerank.learners as learners_pkg
 from onlinerank import ADVERSARIES, LEARNERS, Adversary, Game, Learner
+from onlinerank.adversaries.base import ROLES
 from onlinerank.feedback import Feedback, k_choice
 from onlinerank.samplers import expit
 from onlinerank.seeding import replicate_streams
@@ -132,8 +133,18 @@ def test_k_choice_helper_roundtrip():
 # --------------------------------------------------------------------------------------------------
 # the declared contract
 # --------------------------------------------------------------------------------------------------
-LEARNER_HOOKS = ("example", "check", "expected_loss", "log_weights", "pair_probs", "sample_first_step")
-ADVERSARY_HOOKS = ("example", "check", "M", "checkpoint_metrics", "feedback_block")
+LEARNER_HOOKS = (
+    "example",
+    "check",
+    "expected_loss",
+    "log_weights",
+    "pair_probs",
+    "sample_first_step",
+    "regret_bound",
+    "plot_style",
+    "timing_counters",
+)
+ADVERSARY_HOOKS = ("example", "check", "M", "checkpoint_metrics", "feedback_block", "memory_bytes")
 
 
 def dense_expected_loss(P, s):
@@ -150,6 +161,8 @@ def test_learner_hooks_follow_the_contract(name):
         assert callable(getattr(cls, hook))
     with pytest.raises(ValueError, match="not a hook"):
         cls.implements("no_such_hook")
+    style = cls.plot_style({"name": name}, name)
+    assert set(style) == {"color", "marker", "ls", "mfc", "label"} and isinstance(style["label"], str)
     rng = np.random.default_rng(1)
     R = 3
     for game in FAMILY_GAMES:
@@ -160,6 +173,13 @@ def test_learner_hooks_follow_the_contract(name):
         for _ in range(3):
             learner.update(random_feedback(game, R, rng))
         assert learner.describe()["learner"] == name
+        bound = learner.regret_bound(game)
+        assert bound is None or (isinstance(bound, float) and bound > 0), bound
+        if not cls.implements("regret_bound"):
+            assert bound is None
+        counters = learner.timing_counters()
+        assert isinstance(counters, dict) and all(isinstance(v, int | float) for v in counters.values())
+        assert (not counters) or cls.implements("timing_counters")
         with pytest.raises(ValueError, match=rf"seeds must have shape \({R},\)"):
             learner.rank(np.arange(R + 1, dtype=np.uint64))
         a = learner.log_weights()
@@ -191,6 +211,10 @@ def test_adversary_hooks_follow_the_contract(name):
         assert callable(getattr(cls, hook))
     adv = cls.example()
     assert isinstance(adv, cls)
+    assert cls.roles <= set(ROLES)
+    for n, reps in ((2, 1), (64, 8), (4096, 2)):
+        mem = cls.memory_bytes(n, reps)
+        assert isinstance(mem, int) and mem >= 0 and (mem > 0) == cls.implements("memory_bytes")
     M = adv.M(6)
     assert (M is None) == (not cls.implements("M"))
     assert M is None or (isinstance(M, float) and M > 0)

@@ -37,16 +37,13 @@ INT_MAX = 2**53
 # * per replicate and item: cumulative scores, cached weights, the feedback, the sampled orders
 #   and their temporaries: 37-68 bytes per (reps x n) measured over the samplers, families and
 #   adversaries (the subset family with the switching adversary the largest);
-# * adversaries that read the learner's expected positions (greedy; mallows at checkpoints) form
-#   (n, n) Bradley-Terry temporaries, in blocks of at most 2**22 elements or one replicate:
-#   39-47 bytes x n**2 measured (n = 2048, 3200), independent of reps.
+# * the adversary's own working memory beyond that, which it declares itself
+#   (``Adversary.memory_bytes``): e.g. the (n, n) Bradley-Terry temporaries of the adversaries that
+#   read the learner's expected positions (``adversaries.base.pair_block_bytes``).
 # Each coefficient is rounded up with room to spare; tests/test_cli.py checks the model against
 # measured peaks for every registered adversary.
 FIXED_BYTES = 512 * 2**20
 BYTES_PER_REP_ITEM = 96
-QUADRATIC_ADVERSARIES = frozenset({"greedy", "mallows"})
-BYTES_PER_PAIR = 64
-PAIR_BLOCK = 2**22
 
 # Time model of ``simulate`` (seconds), a lower bound: T x reps x (a + b x n).  Measured on a 2-core
 # machine (numpy 2.4, kernels compiled, --no-sample, the uniform adversary, the cheapest case):
@@ -248,13 +245,20 @@ def _check_k(args, parser: argparse.ArgumentParser) -> int:
     return args.k
 
 
+def _adversary_bytes(n: int, reps: int, adversary: str) -> int:
+    """The working memory the registered adversary ``adversary`` declares (0 for other names)."""
+    from .adversaries import ADVERSARIES
+
+    cls = ADVERSARIES.get(adversary)
+    return 0 if cls is None else int(cls.memory_bytes(n, reps))
+
+
 def estimate_memory(n: int, reps: int, adversary: str = "uniform") -> int:
     """Conservative peak memory (bytes) of ``onlinerank simulate`` for ``n`` items and ``reps``
-    replicates against ``adversary`` (the model and its measurements are above the constants)."""
-    total = FIXED_BYTES + BYTES_PER_REP_ITEM * reps * n
-    if adversary in QUADRATIC_ADVERSARIES:
-        total += BYTES_PER_PAIR * max(n * n, PAIR_BLOCK)
-    return total
+    replicates against ``adversary`` (theory §1: the game's sizes; the model and its measurements
+    are above the constants): a fixed part, a part per replicate and item, and the working memory
+    the adversary declares (``Adversary.memory_bytes``)."""
+    return FIXED_BYTES + BYTES_PER_REP_ITEM * reps * n + _adversary_bytes(n, reps, adversary)
 
 
 def available_memory() -> int:
@@ -298,14 +302,16 @@ def _check_memory(args, parser: argparse.ArgumentParser) -> None:
     need = estimate_memory(args.n, args.reps, args.adversary)
     have = available_memory()
     if need > have:
-        quad = args.adversary in QUADRATIC_ADVERSARIES
-        name = "--n" if quad else "--n/--reps"
+        own = _adversary_bytes(args.n, args.reps, args.adversary)
+        # memory the adversary declares independent of the replicates: only a smaller n helps
+        only_n = own > 0 and own == _adversary_bytes(args.n, 1, args.adversary)
+        name = "--n" if only_n else "--n/--reps"
         parser.error(
             f"argument {name}: --n {args.n} with --reps {args.reps} needs about {_size(need)} of "
             f"memory (estimate: {_size(FIXED_BYTES)} + {BYTES_PER_REP_ITEM} bytes x reps x n"
-            + (f" + {BYTES_PER_PAIR} bytes x n^2 for the {args.adversary} adversary" if quad else "")
+            + (f" + {_size(own)} for the {args.adversary} adversary's own arrays" if own else "")
             + f"), more than the {_size(have)} available; lower --n"
-            + ("" if quad else " or --reps")
+            + ("" if only_n else " or --reps")
         )
 
 

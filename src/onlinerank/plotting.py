@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import textwrap
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .io import atomic_path, read_table
+from .learners.onlinerank import SAMPLER_STYLE, eta_text  # OnlineRank's own styles, re-exported
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -21,6 +22,8 @@ __all__ = [
     "save_figure",
     "read_table",
     "SAMPLER_STYLE",
+    "LEARNER_COLORS",
+    "learner_style",
     "plain_log_axis",
     "regret_yscale",
     "symlog_threshold",
@@ -28,23 +31,6 @@ __all__ = [
     "figure_tables",
     "finish",
 ]
-
-SAMPLER_STYLE = {
-    "plackett-luce": {
-        "color": "#1f77b4",
-        "marker": "o",
-        "ls": "-",
-        "mfc": "#1f77b4",
-        "label": "OnlineRank, Plackett–Luce",
-    },
-    "quicksort": {
-        "color": "#d62728",
-        "marker": "s",
-        "ls": "--",
-        "mfc": "none",
-        "label": "OnlineRank, QuickSort",
-    },
-}
 
 
 def plain_log_axis(ax: Axes, which: str = "both") -> None:
@@ -140,87 +126,40 @@ def finish(fig: Figure, snakemake: Any, digest: str, commit: str) -> None:
     save_figure(fig, snakemake.output.png, snakemake.output.pdf)
 
 
-LEARNER_COLORS = {
-    "ftl": "#7f7f7f",
-    "uniform": "#bcbd22",
-    "hedge": "#2ca02c",
-    "fpl": "#ff7f0e",
-    "permelearn": "#9467bd",
-}
+class _LearnerColors(Mapping[str, str]):
+    """``name -> colour`` of the registered learners that declare a ``plot_color`` (read-only, read
+    from the learner registry at each access, so that a learner registered later is in it)."""
 
-#: styles of further OnlineRank variants of one sampler (other learning rates, ...): a hue of the
-#: sampler's family of colours, a marker and a line style that no other learner uses
-ONLINERANK_VARIANTS: dict[str, list[dict[str, Any]]] = {
-    "plackett-luce": [
-        {"color": "#17becf", "marker": "D", "ls": ":", "mfc": "#17becf"},
-        {"color": "#393b79", "marker": "v", "ls": (0, (5, 1)), "mfc": "#393b79"},
-        {"color": "#6baed6", "marker": "P", "ls": (0, (3, 1, 1, 1)), "mfc": "none"},
-        {"color": "#08306b", "marker": "X", "ls": (0, (1, 1)), "mfc": "none"},
-    ],
-    "quicksort": [
-        {"color": "#e377c2", "marker": "d", "ls": ":", "mfc": "none"},
-        {"color": "#8c564b", "marker": "<", "ls": (0, (5, 1)), "mfc": "#8c564b"},
-        {"color": "#fc8d59", "marker": "*", "ls": (0, (3, 1, 1, 1)), "mfc": "none"},
-        {"color": "#67000d", "marker": "h", "ls": (0, (1, 1)), "mfc": "#67000d"},
-    ],
-}
+    def _colors(self) -> dict[str, str]:
+        from .learners import LEARNERS
+
+        return {name: cls.plot_color for name, cls in LEARNERS.items() if cls.plot_color is not None}
+
+    def __getitem__(self, name: str) -> str:
+        return self._colors()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._colors())
+
+    def __len__(self) -> int:
+        return len(self._colors())
 
 
-def eta_text(eta) -> str:
-    """A learner's learning rate as written in legends and titles: the paper's η_p, η* or a number."""
-    if eta in (None, "paper"):
-        return "η_p"
-    if eta == "optimal":
-        return "η*"
-    try:
-        return f"η = {float(eta):g}"
-    except (TypeError, ValueError):
-        return f"η = {eta}"
-
-
-def _variant_index(spec: dict, label: str, learners: dict | None) -> int:
-    """0 for the first OnlineRank learner of its sampler (the paper's η first, then config order),
-    1, 2, ... for the others; without the config's learners, from the learning rate alone."""
-    sampler = spec.get("sampler", "plackett-luce")
-    if learners and learners.get(label) == spec:
-        same = [
-            key
-            for key, s in learners.items()
-            if s.get("name") == "onlinerank" and s.get("sampler", "plackett-luce") == sampler
-        ]
-        same.sort(key=lambda key: learners[key].get("eta", "paper") != "paper")  # stable sort
-        return same.index(label)
-    eta = spec.get("eta", "paper")
-    if eta == "paper":
-        return 0
-    if eta == "optimal":
-        return 1
-    digest = int(hashlib.sha256(repr(eta).encode()).hexdigest(), 16)
-    return 2 + digest % (len(ONLINERANK_VARIANTS["plackett-luce"]) - 1)
+#: the colour of each learner that declares one (its ``Learner.plot_color``)
+LEARNER_COLORS: Mapping[str, str] = _LearnerColors()
 
 
 def learner_style(spec: dict, label: str, learners: dict | None = None) -> dict:
-    """Line style for a learner spec: OnlineRank by sampler, baselines by name.  OnlineRank
-    learners of one sampler that differ (e.g. in η) get different colours, markers and line
-    styles; pass the config's ``learners`` dict (``label`` is the key of ``spec`` in it) to
-    number them without collisions."""
-    if spec.get("name") == "onlinerank":
-        sampler = spec.get("sampler", "plackett-luce")
-        st: dict[str, Any] = dict(SAMPLER_STYLE.get(sampler, SAMPLER_STYLE["plackett-luce"]))
-        if spec.get("eta", "paper") != "paper":
-            st["label"] += f" ({eta_text(spec['eta'])})"
-        i = _variant_index(spec, label, learners)
-        if i > 0:
-            variants = ONLINERANK_VARIANTS.get(sampler, ONLINERANK_VARIANTS["plackett-luce"])
-            st.update(variants[(i - 1) % len(variants)])
-        return st
-    return {
-        "color": LEARNER_COLORS.get(str(spec.get("name"))),
-        "marker": "^",
-        "ls": "-.",
-        "mfc": "none",
-        "label": label,
-    }
+    """Line style (``color``, ``marker``, ``ls``, ``mfc``, ``label``) for a learner spec, from the
+    learner's own ``Learner.plot_style`` (theory §3.3: the learners the figures compare):
+    OnlineRank by sampler, with different colours, markers and line styles for learners of one
+    sampler that differ (e.g. in η); the baselines in their ``plot_color``.  Pass the config's
+    ``learners`` dict (``label`` is the key of ``spec`` in it) to number variants without
+    collisions.  A spec naming no registered learner gets the default style."""
+    from .learners import LEARNERS, Learner
+
+    cls = LEARNERS.get(str(spec.get("name")), Learner)
+    return cls.plot_style(spec, label, learners)
 
 
 #: the claim a title makes when every OnlineRank learner uses the paper's learning rate

@@ -36,8 +36,8 @@ def repeat_seconds(
 
     ``sample``: True times the whole draw, False none, ``"first-step"`` only the work every draw
     performs (the learner's ``sample_first_step()``; a lower bound on the draw).  ``sweeps`` is,
-    per repeat, the mean number of Sinkhorn sweeps per update for learners that report
-    ``sinkhorn_iters`` (NaN otherwise).  Each value is an array of length ``repeats``.
+    per repeat, the mean number of Sinkhorn sweeps per update for learners whose
+    ``timing_counters()`` report ``"sweeps"`` (NaN otherwise).  Each value is an array of length ``repeats``.
     """
     if sample not in (True, False, "first-step"):
         raise ValueError(f"sample must be True, False or 'first-step', got {sample!r}")
@@ -56,7 +56,7 @@ def repeat_seconds(
         nonlocal t
         upd = np.empty(m)
         smp = np.empty(m)
-        sweeps = 0
+        sweeps = 0.0
         for i in range(m):
             t += 1
             fb = adv.feedback(t, learner)
@@ -71,7 +71,7 @@ def repeat_seconds(
             t2 = time.perf_counter()
             smp[i] = t1 - t0
             upd[i] = t2 - t1
-            sweeps += getattr(learner, "sinkhorn_iters", 0)
+            sweeps += learner.timing_counters().get("sweeps", 0)
         return float(np.median(upd)), float(np.median(smp)), sweeps / m
 
     play(min(rounds, 3))  # warm-up (numba cache load, first allocations)
@@ -79,7 +79,7 @@ def repeat_seconds(
     return {
         "update": res[:, 0],
         "sample": res[:, 1] if sample else np.full(repeats, math.nan),
-        "sweeps": res[:, 2] if hasattr(learner, "sinkhorn_iters") else np.full(repeats, math.nan),
+        "sweeps": res[:, 2] if "sweeps" in learner.timing_counters() else np.full(repeats, math.nan),
     }
 
 

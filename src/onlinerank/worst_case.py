@@ -50,7 +50,6 @@ from typing import Any, TypeAlias, cast
 import numpy as np
 
 from .bounds import (
-    comparison_bound,
     theorem31_paper,
     theorem31_sharp,
 )
@@ -193,24 +192,12 @@ def dp_learner(
 
 
 def learner_bound(lrn: Learner, game: Game) -> float:
-    """The learner's own regret bound in the game's units (theory §3.2–§3.3), or NaN.
-
-    OnlineRank: the sharp Theorem 3.1 bound at its eta (valid for every eta); Hedge, FPL,
-    PermELearn with their tuned rates: :func:`onlinerank.bounds.comparison_bound` (FPL's and
-    PermELearn's assume ``|U| = n//2`` for subsets, which the ``subset`` family does not
-    respect, hence NaN there); FTL and the uniform ranking have no sublinear bound (NaN).
-    """
-    n, T, fam, k = game.n, game.T, game.family, game.k
-    d = lrn.describe()
-    if lrn.name == "onlinerank":
-        return float(theorem31_sharp(n, T, game.M, lrn.eta_value))  # type: ignore[attr-defined]
-    if lrn.name == "hedge" and d.get("beta") == "tuned":
-        return float(comparison_bound("hedge", fam, n, T, k))
-    if lrn.name == "fpl" and d.get("scale") == "tuned" and fam != "subset":
-        return float(comparison_bound("fpl", fam, n, T, k))
-    if lrn.name == "permelearn" and d.get("eta") == "tuned" and fam != "subset":
-        return float(comparison_bound("permelearn", fam, n, T, k))
-    return math.nan
+    """The learner's own regret bound in the game's units (theory §3.2–§3.3), or NaN when it has
+    none: its :meth:`~onlinerank.learners.base.Learner.regret_bound` (OnlineRank: the sharp Theorem 3.1
+    bound at its eta; Hedge, FPL, PermELearn with their tuned rates: the cited bounds of
+    :func:`onlinerank.bounds.comparison_bound`; FTL and the uniform ranking: none)."""
+    bound = lrn.regret_bound(game)
+    return math.nan if bound is None else float(bound)
 
 
 # --------------------------------------------------------------------------------------------

@@ -28,9 +28,17 @@ hook                               default                          override to
 ``feedback_block(t0, B)``          one round: ``feedback(t0)``      hand out many rounds at once
                                                                     (oblivious adversaries)
 ``describe()``                     ``{"adversary": name}``          add parameters to the outputs
+``memory_bytes(n, reps)``          ``0`` (its state is within the   declare working memory beyond
+                                   engine's per-item arrays)        them (e.g. (n, n) temporaries)
+``learner_independent``            ``False``                        declare an i.i.d. sequence that
+                                                                    ignores the learner (controls)
+``roles``                          ``frozenset()``                  declare the parts it plays in the
+                                                                    claims (:data:`ROLES`)
 =================================  ===============================  ==================================
 
-``Adversary.implements("hook")`` tells whether a class overrides an optional hook.
+``Adversary.implements("hook")`` tells whether a class overrides an optional hook.  What an
+adversary knows about itself (its memory, the parts it plays in the claims) lives in its own
+module: the command line and the claims ask these hooks and never match adversary names.
 """
 
 from __future__ import annotations
@@ -54,6 +62,9 @@ __all__ = [
     "bradley_terry_positions",
     "expected_positions",
     "LearnerView",
+    "ROLES",
+    "BYTES_PER_PAIR",
+    "pair_block_bytes",
 ]
 
 
@@ -85,6 +96,29 @@ def make_adversary(name: str, **params: Any) -> Adversary:
 
 
 _BLOCK = 1 << 22  # elements per (R_chunk, n, n) temporary
+
+#: bytes per element of the (n, n) Bradley-Terry temporaries of :func:`bradley_terry_positions`:
+#: 39-47 bytes x n**2 measured (n = 2048, 3200; tests/test_cli.py checks the model against the
+#: measured peak of every registered adversary), rounded up with room to spare
+BYTES_PER_PAIR = 64
+
+#: the parts an adversary may declare in :attr:`Adversary.roles`, and what a claim that selects it
+#: by that role relies on
+ROLES = {
+    "random-sequence": "the random adversary of the lower bound's proof: i.i.d. uniform choices "
+    "that ignore the learner, so every algorithm pays E[L_T] = Tk(n-k)/2 (theory §4.1)",
+    "least-favoured-item": "the cyclic 'least-favoured item' sequence: Follow-the-Leader's regret "
+    "grows linearly, OnlineRank's like eta T (n-1)/8 (theory §3.4)",
+    "greedy-regret": "the adaptive one-step regret-increment heuristic, run against each learner "
+    "separately (theory §3.4)",
+}
+
+
+def pair_block_bytes(n: int) -> int:
+    """Peak bytes of the (n, n) Bradley-Terry temporaries an adversary reading the learner's
+    expected positions forms (:func:`expected_positions`, theory §2.5): blocks of at most
+    ``2**22`` elements or one replicate, independent of the replicate count."""
+    return BYTES_PER_PAIR * max(n * n, _BLOCK)
 
 
 def bradley_terry_positions(a: np.ndarray) -> np.ndarray:
@@ -138,6 +172,11 @@ class Adversary:
     #: ignores the learner, theory §4.1): the claims report its cells as controls, apart from the
     #: cells that can tell a good learner from a bad one
     learner_independent: ClassVar[bool] = False
+    #: the parts this adversary plays in the claims, names from
+    #: :data:`onlinerank.adversaries.base.ROLES` (e.g. the random adversary of the lower bound,
+    #: theory §4.1): the claims select adversaries by role, never by name
+    #: (:meth:`onlinerank.adversaries.base.Adversary.has_role`)
+    roles: ClassVar[frozenset[str]] = frozenset()
 
     # --- required --------------------------------------------------------------------------------
     def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
@@ -159,6 +198,14 @@ class Adversary:
             raise ValueError(f"{hook!r} is not a hook of Adversary")
         return owner(cls, hook) is not Adversary
 
+    @classmethod
+    def has_role(cls, role: str) -> bool:
+        """True when this adversary declares ``role`` in :attr:`roles` (theory §3.4, §4.1: the
+        parts of :data:`ROLES`); a ``ValueError`` names an unknown role."""
+        if role not in ROLES:
+            raise ValueError(f"unknown adversary role {role!r}; known roles: {', '.join(sorted(ROLES))}")
+        return role in cls.roles
+
     # --- optional hooks (defaults) ----------------------------------------------------------------
     @classmethod
     def example(cls) -> Adversary:
@@ -177,6 +224,16 @@ class Adversary:
         """The complexity parameter M (2.3) this adversary guarantees for graded feedback at n
         items, or ``None`` when it cannot state one (then it cannot play a graded game)."""
         return None
+
+    @classmethod
+    def memory_bytes(cls, n: int, reps: int) -> int:
+        """Peak bytes of working memory this adversary needs at ``n`` items and ``reps``
+        replicates beyond the engine's arrays of a fixed number of bytes per replicate and item
+        (theory §1: the game's sizes), which also cover an adversary whose state is a few
+        (reps, n) arrays.  Default 0; an adversary forming (n, n) temporaries declares them
+        (:func:`pair_block_bytes`).  The command line refuses a run whose estimate
+        (:func:`onlinerank.cli.estimate_memory`) exceeds the available memory."""
+        return 0
 
     def checkpoint_metrics(self, learner: LearnerView) -> dict[str, np.ndarray]:
         """Extra metrics ``name -> (R,)`` recorded at every checkpoint, after the checkpoint

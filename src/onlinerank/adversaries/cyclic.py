@@ -60,6 +60,7 @@ class CyclicAdversary(Adversary):
     name = "cyclic"
     oblivious = True
     families = ("single", "kchoice", "subset")
+    roles = frozenset({"least-favoured-item"})
 
     def __init__(self, ties: str = "high") -> None:
         if ties not in TIES:

@@ -44,7 +44,7 @@ import numpy as np
 
 from ..feedback import Feedback
 from ..game import Game
-from .base import Adversary, LearnerView, expected_positions, register
+from .base import Adversary, LearnerView, expected_positions, pair_block_bytes, register
 
 __all__ = ["GreedyAdversary", "greater_counts"]
 
@@ -79,6 +79,13 @@ class GreedyAdversary(Adversary):
     name = "greedy"
     oblivious = False
     families = ("single", "kchoice", "subset")
+    roles = frozenset({"greedy-regret"})
+
+    @classmethod
+    def memory_bytes(cls, n: int, reps: int) -> int:
+        """The (n, n) Bradley-Terry temporaries of the learner's expected positions, every round
+        (:func:`~onlinerank.adversaries.base.pair_block_bytes`, theory §2.5)."""
+        return pair_block_bytes(n)
 
     def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
         super().reset(game, rngs)

@@ -49,7 +49,7 @@ from numpy.typing import ArrayLike
 
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
-from .base import Adversary, ChunkedDraws, LearnerView, expected_positions, register
+from .base import Adversary, ChunkedDraws, LearnerView, expected_positions, pair_block_bytes, register
 
 __all__ = [
     "MallowsAdversary",
@@ -169,6 +169,12 @@ class MallowsAdversary(Adversary):
     name = "mallows"
     oblivious = True
     families = ("spearman",)
+
+    @classmethod
+    def memory_bytes(cls, n: int, reps: int) -> int:
+        """The (n, n) Bradley-Terry temporaries of the learner's expected positions at the
+        checkpoints (:func:`~onlinerank.adversaries.base.pair_block_bytes`, theory §2.5)."""
+        return pair_block_bytes(n)
 
     def __init__(self, phi: float = 0.5, centre: str = "identity", switch_every: int | None = None) -> None:
         self.phi = _check_phi(phi)

@@ -26,6 +26,7 @@ class UniformAdversary(Adversary):
     name = "uniform"
     oblivious = True
     learner_independent = True
+    roles = frozenset({"random-sequence"})
     families = ("single", "kchoice", "subset", "spearman")
 
     def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:

@@ -24,6 +24,8 @@ __all__ = [
     "deterministic_method",
     "control_reason",
     "sampler_twins",
+    "plays_role",
+    "has_own_bound",
 ]
 
 #: the parameters that identify a simulated cell
@@ -50,6 +52,26 @@ def at_stated_eta(ctx: Context, label: str) -> bool:
     """OnlineRank at Corollary 3.2's own rate: η_p with the corollary's stated M (n, kn, n²/4)."""
     spec = ctx.learner_spec(label)
     return spec.get("name") == "onlinerank" and spec.get("eta") == "stated"
+
+
+def plays_role(ctx: Context, label: str, role: str) -> bool:
+    """Whether the adversary labelled ``label`` in the config declares ``role`` (one of
+    :data:`onlinerank.adversaries.base.ROLES`, theory §3.4 and §4.1): the claims select adversaries
+    by the part they play, never by name."""
+    from ..adversaries import ADVERSARIES
+    from ..adversaries.base import Adversary
+
+    cls = ADVERSARIES.get(ctx.config["adversaries"][label]["name"], Adversary)
+    return cls.has_role(role)
+
+
+def has_own_bound(ctx: Context, label: str) -> bool:
+    """Whether the learner labelled ``label`` states a regret bound of its own (its class overrides
+    :meth:`~onlinerank.learners.base.Learner.regret_bound`, theory §3.2-§3.3): a sublinear guarantee."""
+    from ..learners import LEARNERS
+
+    cls = LEARNERS.get(ctx.learner_spec(label).get("name", ""))
+    return cls is not None and cls.implements("regret_bound")
 
 
 def cell_params(r: dict) -> dict:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-from .common import cell_params, final
+from .common import cell_params, final, plays_role
 from .registry import SIM_COLUMNS, Context, claim, exact_cell, make_cell
 from .stats import abs_interval, bonferroni_t, normal_interval, welch_satterthwaite_df
 
@@ -77,7 +77,7 @@ def every_algorithm(ctx: Context) -> list[dict]:
     rows = final(ctx.table("sim_lower"), "exp_loss") + [
         r
         for r in final(ctx.table("sim_baselines"), "exp_loss")
-        if ctx.config["adversaries"][r["adversary"]]["name"] == "uniform"
+        if plays_role(ctx, r["adversary"], "random-sequence")
     ]
     chosen = {"single": lambda r: 1, "kchoice": lambda r: r["k"], "subset": lambda r: r["n"] // 2}
     rows = [r for r in rows if r["family"] in chosen]

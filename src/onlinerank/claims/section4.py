@@ -9,7 +9,7 @@ import math
 from collections import defaultdict
 
 from .. import bounds as B
-from .common import at_paper_eta, cell_params, final, ratio_cells
+from .common import at_paper_eta, cell_params, final, has_own_bound, plays_role, ratio_cells
 from .registry import SIM_COLUMNS, Context, claim, exact_cell, make_cell
 from .stats import abs_interval, asymptotic_exponent
 
@@ -276,13 +276,12 @@ def _cyclic(name: str, target: float, title: str, statement: str):
         want = "onlinerank" if name == "onlinerank" else "ftl"
         groups = defaultdict(list)
         for r in final(ctx.table("sim_baselines")):
-            adv = ctx.config["adversaries"][r["adversary"]]["name"]
             ok = (
                 at_paper_eta(ctx, r["learner"])
                 if want == "onlinerank"
                 else ctx.learner_spec(r["learner"])["name"] == "ftl"
             )
-            if adv == "cyclic" and ok:
+            if ok and plays_role(ctx, r["adversary"], "least-favoured-item"):
                 groups[(r["experiment"], r["adversary"], r["learner"], r["family"], r["n"], r["k"])].append(r)
         out = []
         for key, rs in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
@@ -349,12 +348,10 @@ _cyclic(
     figures=("baselines_regret",),
 )
 def greedy(ctx: Context) -> list[dict]:
-    keep = {"onlinerank", "hedge", "fpl", "permelearn"}
     rows = [
         r
         for r in final(ctx.table("sim_baselines"))
-        if ctx.config["adversaries"][r["adversary"]]["name"] == "greedy"
-        and ctx.learner_spec(r["learner"]).get("name") in keep
+        if plays_role(ctx, r["adversary"], "greedy-regret") and has_own_bound(ctx, r["learner"])
     ]
     return ratio_cells(ctx, rows, lambda r: B.theorem31_paper(r["n"], r["T"], r["M"]))
 

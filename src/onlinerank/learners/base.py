@@ -23,10 +23,19 @@ hook                       default                               override to
 ``sample_first_step()``    raises ``NotImplementedError``        time a partial draw (timing.py)
 ``play_block(...)``        the per-round reference loop          play many rounds in one call
 ``describe()``             ``{"learner": name}``                 add parameters to the outputs
+``regret_bound(game)``     ``None`` (no bound of its own)        state its own regret bound
+                                                                 (worst-case tables, theory §3.3)
+``plot_color``             ``None`` (matplotlib's next colour)   give the figures one colour
+``plot_style(spec, ...)``  ``plot_color``, marker ``^``, ``-.``  style variants of the learner
+``timing_counters()``      ``{}``                                report work counters of the last
+                                                                 update to the timings (e.g.
+                                                                 ``{"sweeps": ...}``)
 =========================  ====================================  ==================================
 
 ``Learner.implements("hook")`` tells whether a class overrides an optional hook (instead of
-probing with ``hasattr``).
+probing with ``hasattr``).  What a learner knows about itself (its bound, its style in the
+figures, its work counters) lives in its own module: the worst-case tables, the figures and the
+timings ask these hooks and never match learner names.
 
 Protocol of a round (the engine, :func:`onlinerank.simulate`, through :meth:`Learner.play_block`):
 ``expected_loss(fb)`` (exact E[pairwise loss] of the coming ranking, or ``None``), then
@@ -166,6 +175,36 @@ class Learner:
     def describe(self) -> dict:
         """Parameters that identify this learner in outputs."""
         return {"learner": self.name}
+
+    def regret_bound(self, game: Game) -> float | None:
+        """This learner's own bound on the expected regret of ``game`` in the game's units, for
+        the parameters it was built with (theory §3.2-§3.3: Theorem 3.1 for OnlineRank, the cited
+        bounds of the baselines), or ``None`` when it has no such bound (default).  Needs no
+        :meth:`reset`.  The worst-case tables divide a learner's worst case by it
+        (:func:`onlinerank.worst_case.learner_bound`, NaN for ``None``), and the claims count a
+        learner that overrides it among those with a sublinear guarantee."""
+        return None
+
+    #: the colour of this learner's lines in the figures (``None``: matplotlib's next colour)
+    plot_color: ClassVar[str | None] = None
+
+    @classmethod
+    def plot_style(cls, spec: dict, label: str, learners: dict | None = None) -> dict:
+        """Line style (``color``, ``marker``, ``ls``, ``mfc``, ``label``) of the learner with config
+        spec ``spec`` and config label ``label`` in the figures (theory §3.3: the learners the
+        figures compare); ``learners`` is the config's whole ``learners`` dict when the caller has
+        it, so that variants of one learner can be told apart.  Default: :attr:`plot_color`, an
+        open triangle and a dash-dot line, labelled ``label``.
+        :func:`onlinerank.plotting.learner_style` calls it."""
+        return {"color": cls.plot_color, "marker": "^", "ls": "-.", "mfc": "none", "label": label}
+
+    def timing_counters(self) -> dict[str, float]:
+        """Work counters of the last :meth:`update` that the timings report next to the seconds
+        (theory §3.3: PermELearn's Sinkhorn balancing), e.g. ``{"sweeps": 12}`` for the Sinkhorn
+        sweeps of the update; after :meth:`reset`.  A learner reporting ``"sweeps"`` gets the
+        runtime table's ``sweep`` part (seconds per sweep) and ``sweeps_per_round``
+        (:func:`onlinerank.timing.repeat_seconds`).  Default: no counters."""
+        return {}
 
     # --- exact worst-case DP hooks (onlinerank.worst_case) ----------------------------------------
     # A learner whose law of the coming ranking is a function of the cumulative scores S alone can

@@ -40,7 +40,7 @@ from typing import cast
 
 import numpy as np
 
-from ..bounds import fpl_parameters, rate_parameter
+from ..bounds import fpl_bound_family, fpl_parameters, rate_parameter
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from ..seeding import GOLDEN, draw_seeds, mix64, row_uniforms
@@ -86,6 +86,7 @@ class FollowPerturbedLeader(Learner):
 
     name = "fpl"
     exact = True
+    plot_color = "#ff7f0e"
 
     def __init__(self, scale: str | float = "tuned", expected: str = "exact", mc: int = 64) -> None:
         scale = rate_parameter(scale, "scale", ("tuned",), allow_zero=True)
@@ -98,6 +99,14 @@ class FollowPerturbedLeader(Learner):
         self.mc = int(mc)
         self.exact = expected == "exact"  # type: ignore[misc]  # per instance: "mc" is not exact
         self.last_expected_loss_se: np.ndarray | None = None
+
+    def regret_bound(self, game: Game) -> float | None:
+        """FPL's bound with the tuned scale (theory §3.3, :func:`~onlinerank.bounds.fpl_bound_family`);
+        ``None`` for a scale given by hand, and for the ``subset`` family, whose sets are not the
+        ``|U| = n//2`` the bound assumes."""
+        if self.scale != "tuned" or game.family == "subset":
+            return None
+        return float(fpl_bound_family(game.family, game.n, game.T, game.k))
 
     def reset(self, game: Game, reps: int) -> None:
         super().reset(game, reps)

@@ -27,7 +27,7 @@ from typing import cast
 
 import numpy as np
 
-from ..bounds import hedge_loss_range, rate_parameter
+from ..bounds import hedge_bound_family, hedge_loss_range, rate_parameter
 from ..feedback import Feedback
 from ..game import Game
 from ..seeding import row_uniforms
@@ -65,6 +65,7 @@ class Hedge(Learner):
 
     name = "hedge"
     exact = True
+    plot_color = "#2ca02c"
 
     def __init__(self, beta: str | float = "tuned") -> None:
         self.beta = rate_parameter(beta, "beta", ("tuned",))
@@ -77,6 +78,13 @@ class Hedge(Learner):
                 f"hedge enumerates n! rankings; n={game.n} gives "
                 f"{math.factorial(game.n)} > limit {_LIMIT}; use n <= {MAX_N}"
             )
+
+    def regret_bound(self, game: Game) -> float | None:
+        """Hedge's bound over the n! rankings with the tuned beta (theory §3.3,
+        :func:`~onlinerank.bounds.hedge_bound_family`); ``None`` for a beta given by hand."""
+        if self.beta != "tuned":
+            return None
+        return float(hedge_bound_family(game.family, game.n, game.T, game.k))
 
     def reset(self, game: Game, reps: int) -> None:
         self.check(game)

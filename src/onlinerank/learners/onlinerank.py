@@ -7,17 +7,87 @@ loss is linear in these marginals (theory §2.5), identical for both samplers.
 
 from __future__ import annotations
 
-from typing import cast
+import hashlib
+from typing import Any, cast
 
 import numpy as np
 
-from ..bounds import resolve_eta
+from ..bounds import resolve_eta, theorem31_sharp
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from ..logweights import LogWeights
 from .base import Learner, register
 
 SAMPLERS = ("plackett-luce", "quicksort")
+
+#: the figures' style of OnlineRank at the paper's rate, by sampler
+SAMPLER_STYLE = {
+    "plackett-luce": {
+        "color": "#1f77b4",
+        "marker": "o",
+        "ls": "-",
+        "mfc": "#1f77b4",
+        "label": "OnlineRank, Plackett–Luce",
+    },
+    "quicksort": {
+        "color": "#d62728",
+        "marker": "s",
+        "ls": "--",
+        "mfc": "none",
+        "label": "OnlineRank, QuickSort",
+    },
+}
+
+#: styles of further OnlineRank variants of one sampler (other learning rates, ...): a hue of the
+#: sampler's family of colours, a marker and a line style that no other learner uses
+ONLINERANK_VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "plackett-luce": [
+        {"color": "#17becf", "marker": "D", "ls": ":", "mfc": "#17becf"},
+        {"color": "#393b79", "marker": "v", "ls": (0, (5, 1)), "mfc": "#393b79"},
+        {"color": "#6baed6", "marker": "P", "ls": (0, (3, 1, 1, 1)), "mfc": "none"},
+        {"color": "#08306b", "marker": "X", "ls": (0, (1, 1)), "mfc": "none"},
+    ],
+    "quicksort": [
+        {"color": "#e377c2", "marker": "d", "ls": ":", "mfc": "none"},
+        {"color": "#8c564b", "marker": "<", "ls": (0, (5, 1)), "mfc": "#8c564b"},
+        {"color": "#fc8d59", "marker": "*", "ls": (0, (3, 1, 1, 1)), "mfc": "none"},
+        {"color": "#67000d", "marker": "h", "ls": (0, (1, 1)), "mfc": "#67000d"},
+    ],
+}
+
+
+def eta_text(eta) -> str:
+    """OnlineRank's learning rate as written in legends and titles (theory §3.2): the paper's η_p,
+    η* or a number."""
+    if eta in (None, "paper"):
+        return "η_p"
+    if eta == "optimal":
+        return "η*"
+    try:
+        return f"η = {float(eta):g}"
+    except (TypeError, ValueError):
+        return f"η = {eta}"
+
+
+def _variant_index(spec: dict, label: str, learners: dict | None) -> int:
+    """0 for the first OnlineRank learner of its sampler (the paper's η first, then config order),
+    1, 2, ... for the others; without the config's learners, from the learning rate alone."""
+    sampler = spec.get("sampler", "plackett-luce")
+    if learners and learners.get(label) == spec:
+        same = [
+            key
+            for key, s in learners.items()
+            if s.get("name") == OnlineRank.name and s.get("sampler", "plackett-luce") == sampler
+        ]
+        same.sort(key=lambda key: learners[key].get("eta", "paper") != "paper")  # stable sort
+        return same.index(label)
+    eta = spec.get("eta", "paper")
+    if eta == "paper":
+        return 0
+    if eta == "optimal":
+        return 1
+    digest = int(hashlib.sha256(repr(eta).encode()).hexdigest(), 16)
+    return 2 + digest % (len(ONLINERANK_VARIANTS["plackett-luce"]) - 1)
 
 
 @register
@@ -40,6 +110,27 @@ class OnlineRank(Learner):
         resolve_eta(eta, 2, 1, 1.0, "single")  # validate early
         self.sampler = sampler
         self.eta = eta
+
+    def regret_bound(self, game: Game) -> float:
+        """The sharp Theorem 3.1 bound ``C(n,2) ln 2 / eta + eta T M / 2`` at this learner's eta
+        for ``game`` (theory §3.2: valid for every eta > 0)."""
+        eta = resolve_eta(self.eta, game.n, game.T, game.M, game.family, game.k)
+        return float(theorem31_sharp(game.n, game.T, game.M, eta))
+
+    @classmethod
+    def plot_style(cls, spec: dict, label: str, learners: dict | None = None) -> dict:
+        """By sampler (:data:`SAMPLER_STYLE`); OnlineRank learners of one sampler that differ
+        (e.g. in η, theory §3.2) get different colours, markers and line styles
+        (:data:`ONLINERANK_VARIANTS`), numbered without collisions when ``learners`` is given."""
+        sampler = spec.get("sampler", "plackett-luce")
+        st: dict[str, Any] = dict(SAMPLER_STYLE.get(sampler, SAMPLER_STYLE["plackett-luce"]))
+        if spec.get("eta", "paper") != "paper":
+            st["label"] += f" ({eta_text(spec['eta'])})"
+        i = _variant_index(spec, label, learners)
+        if i > 0:
+            variants = ONLINERANK_VARIANTS.get(sampler, ONLINERANK_VARIANTS["plackett-luce"])
+            st.update(variants[(i - 1) % len(variants)])
+        return st
 
     def reset(self, game: Game, reps: int) -> None:
         super().reset(game, reps)

@@ -56,7 +56,7 @@ from typing import cast
 
 import numpy as np
 
-from ..bounds import permelearn_l_est, permelearn_scale, rate_parameter
+from ..bounds import permelearn_bound_family, permelearn_l_est, permelearn_scale, rate_parameter
 from ..feedback import Feedback
 from ..game import Game
 from ..seeding import row_uniforms
@@ -254,6 +254,7 @@ class PermELearn(Learner):
 
     name = "permelearn"
     exact = True
+    plot_color = "#9467bd"
 
     def __init__(self, eta: str | float = "tuned", tol: float = 1e-9) -> None:
         eta = rate_parameter(eta, "eta", ("tuned",))
@@ -261,6 +262,18 @@ class PermELearn(Learner):
             raise ValueError(f"tol must lie in (0, 1e-3), got {tol!r}")
         self.eta = eta
         self.tol = float(tol)
+
+    def regret_bound(self, game: Game) -> float | None:
+        """PermELearn's bound with the tuned eta (theory §3.3,
+        :func:`~onlinerank.bounds.permelearn_bound_family`); ``None`` for an eta given by hand, and
+        for the ``subset`` family, whose sets are not the ``|U| = n//2`` the bound assumes."""
+        if self.eta != "tuned" or game.family == "subset":
+            return None
+        return float(permelearn_bound_family(game.family, game.n, game.T, game.k))
+
+    def timing_counters(self) -> dict[str, float]:
+        """The Sinkhorn sweeps of the last balancing (theory §3.3: the cost of an update)."""
+        return {"sweeps": self.sinkhorn_iters}
 
     def reset(self, game: Game, reps: int) -> None:
         super().reset(game, reps)

@@ -25,6 +25,7 @@ class FollowTheLeader(Learner):
 
     name = "ftl"
     exact = True
+    plot_color = "#7f7f7f"
 
     def reset(self, game: Game, reps: int) -> None:
         super().reset(game, reps)
@@ -73,6 +74,7 @@ class UniformRanking(Learner):
 
     name = "uniform"
     exact = True
+    plot_color = "#bcbd22"
 
     def _rank(self, seeds: np.ndarray) -> np.ndarray:
         n = self.game.n
