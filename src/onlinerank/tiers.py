@@ -31,7 +31,7 @@ __all__ = [
     "main",
 ]
 
-#: the repository (figure scripts, default tier) of this checkout
+#: the repository (default tier) of this checkout
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -42,9 +42,11 @@ def figure_path(config: str | os.PathLike, name: str) -> str:
     return f"{output_dirs(config)[1].rstrip('/')}/{name}.png"
 
 
-def figure_names(repo: str | os.PathLike = REPO) -> list[str]:
-    """The figures the pipeline knows: one script each under ``workflow/scripts/figures/``."""
-    return sorted(p.stem for p in (Path(repo) / "workflow" / "scripts" / "figures").glob("*.py"))
+def figure_names() -> list[str]:
+    """The figures the pipeline knows: one module each in :mod:`onlinerank.figures`."""
+    from .figures import FIGURES
+
+    return sorted(FIGURES)
 
 
 def snakemake_locks(workdir: str | os.PathLike) -> dict[str, list[str]]:
