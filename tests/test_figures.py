@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Iterator
 import sys
+from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
 

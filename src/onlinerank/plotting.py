@@ -8,7 +8,7 @@ import os
 import re
 import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .io import atomic_path, read_table
 
@@ -93,7 +93,7 @@ def use_style() -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    matplotlib.rcParams.update(STYLE)
+    matplotlib.rcParams.update(cast(Any, STYLE))
 
 
 def style() -> contextlib.AbstractContextManager:
@@ -101,7 +101,7 @@ def style() -> contextlib.AbstractContextManager:
     inside it), leaving matplotlib's global settings as they were."""
     import matplotlib
 
-    return matplotlib.rc_context(STYLE)
+    return matplotlib.rc_context(cast(Any, STYLE))
 
 
 def stamp(fig: Figure, config_digest: str, commit: str) -> None:

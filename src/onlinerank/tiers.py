@@ -25,6 +25,7 @@ from pathlib import Path
 __all__ = [
     "figure_path",
     "figure_names",
+    "tier_config",
     "snakemake_locks",
     "snakemake_processes",
     "lock_problem",
@@ -47,6 +48,27 @@ def figure_names() -> list[str]:
     from .figures import FIGURES
 
     return sorted(FIGURES)
+
+
+def tier_config(results: str | os.PathLike) -> dict:
+    """The config (as its file says, without the schema's defaults) of the tier that writes the
+    results directory ``results``: the file of the repository's ``config/`` whose resolved
+    ``results_dir`` it is (a notebook drawing a figure needs the tier's learners).  Raises
+    ``FileNotFoundError`` naming the directory when no config file writes it."""
+    import yaml
+
+    from .config import output_dirs
+
+    results = Path(results).resolve()
+    repo = results.parent
+    for path in sorted((repo / "config").glob("*.yaml")):
+        try:
+            res = output_dirs(path)[0]
+        except (OSError, ValueError):
+            continue
+        if (repo / res).resolve() == results:
+            return yaml.safe_load(path.read_text())
+    raise FileNotFoundError(f"no config file in {repo / 'config'} writes {results}")
 
 
 def snakemake_locks(workdir: str | os.PathLike) -> dict[str, list[str]]:

@@ -17,7 +17,8 @@ FIGURE = FigureSpec(
     name="lower_abg",
     tables=("lower_abg",),
     claims=("beyond.lower_route",),
-    caption="The paper's alpha + beta + gamma route: the implied regret lower bound against the exact values.",
+    caption="The paper's alpha + beta + gamma route: the implied regret lower bound against the "
+    "exact values.",
 )
 
 

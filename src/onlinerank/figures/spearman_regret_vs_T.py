@@ -1,5 +1,6 @@
 """Spearman rank aggregation: regret vs T for OnlineRank (both samplers), FPL and PermELearn on
-the same permutation streams, with the Spearman bound n^2 sqrt((n^2-1) T ln2 / 12) (theory §3.2, the Spearman corollary)."""
+the same permutation streams, with the Spearman bound n^2 sqrt((n^2-1) T ln2 / 12) (theory §3.2,
+the Spearman corollary)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ the Spearman bound and an n^3 reference (a symmetric-log y axis where some mean 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -44,7 +44,8 @@ def plot_spearman_vs_n(tables: dict[str, list[dict]], config: dict) -> Figure:
         for r in rows:
             if r["adversary"] == adv:
                 by[r["learner"]].append(r)
-        ns = np.array(sorted({r["n"] for r in rows if r["adversary"] == adv}), float)
+        # the bound is elementwise in n (annotated for one n)
+        ns = cast(Any, np.array(sorted({r["n"] for r in rows if r["adversary"] == adv}), float))
         ax.plot(ns, B.spearman_bound(ns, Tmax), "k-", label="Spearman bound")
         for lab, rs in sorted(by.items()):
             rs.sort(key=lambda r: r["n"])
