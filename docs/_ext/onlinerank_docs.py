@@ -1,6 +1,7 @@
-"""Sphinx extension of the onlinerank docs: the config reference from the schema, the tables'
-columns from their schemas, and the checks
-that make the build fail on an undocumented public function or config key (with its name)."""
+"""Sphinx extension of the onlinerank docs: the config reference from the schema, the figure
+catalog from ``onlinerank.figures``, the tables' columns from ``onlinerank.table_schemas``, and the
+checks that make the build fail on an undocumented
+public function or config key (with its name)."""
 
 from __future__ import annotations
 
@@ -112,6 +113,37 @@ class ConfigReference(Directive):
         return row
 
 
+def figure_rows() -> list[tuple[str, str, str, str]]:
+    """``(name, caption, tables, claims)`` of every figure of the catalog, in its order."""
+    from onlinerank.figures import FIGURES
+
+    return [
+        (name, spec.caption, ", ".join(spec.tables), ", ".join(spec.claims)) for name, spec in FIGURES.items()
+    ]
+
+
+class FigureCatalog(Directive):
+    """``figure-catalog``: a table of every figure of ``onlinerank.figures``: its file, caption,
+    the tables it reads and the claims it supports."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        table = nodes.table()
+        group = nodes.tgroup(cols=4)
+        table += group
+        for width in (20, 50, 15, 15):
+            group += nodes.colspec(colwidth=width)
+        head = nodes.thead()
+        group += head
+        head += ConfigReference._row(("figure", "caption", "tables", "claims"))
+        body = nodes.tbody()
+        group += body
+        for name, caption, tables, claims in figure_rows():
+            body += ConfigReference._row((f"{name}.png", caption, tables, claims), literal_first=True)
+        return [table]
+
+
 class TableReference(Directive):
     """``table-reference``: every table of the pipeline from its schema
     (:mod:`onlinerank.table_schemas`): what it holds, the config section that makes it, its builder,
@@ -156,6 +188,7 @@ def _check_api(app: Sphinx) -> None:
 
 def setup(app: Sphinx) -> dict:
     app.add_directive("config-reference", ConfigReference)
+    app.add_directive("figure-catalog", FigureCatalog)
     app.add_directive("table-reference", TableReference)
     app.connect("builder-inited", _check_api)
     return {"version": "1", "parallel_read_safe": True}

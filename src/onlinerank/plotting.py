@@ -1,13 +1,14 @@
-"""Shared matplotlib style, provenance stamp and atomic saving for the figure scripts."""
+"""Shared matplotlib style, provenance stamp and atomic saving of the figures (``onlinerank.figures``)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import textwrap
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .io import atomic_path, read_table
 from .learners.onlinerank import SAMPLER_STYLE, eta_text  # OnlineRank's own styles, re-exported
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "use_style",
+    "style",
+    "STYLE",
     "stamp",
     "save_figure",
     "read_table",
@@ -53,30 +56,38 @@ def plain_log_axis(ax: Axes, which: str = "both") -> None:
         axis.set_minor_formatter(NullFormatter())
 
 
+#: matplotlib settings shared by every figure (fonts, sizes, grid, deterministic output)
+STYLE: dict[str, Any] = {
+    "figure.dpi": 110,
+    "savefig.dpi": 150,
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "legend.fontsize": 7.5,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "grid.linewidth": 0.5,
+    "lines.linewidth": 1.4,
+    "lines.markersize": 4,
+    "svg.hashsalt": "onlinerank",
+    "pdf.compression": 6,
+}
+
+
 def use_style() -> None:
-    """Matplotlib settings shared by every figure (headless backend, fonts, sizes)."""
+    """Matplotlib settings shared by every figure (headless backend, fonts, sizes), set globally."""
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    matplotlib.rcParams.update(cast(Any, STYLE))
 
-    plt.rcParams.update(
-        {
-            "figure.dpi": 110,
-            "savefig.dpi": 150,
-            "font.size": 9,
-            "axes.titlesize": 10,
-            "axes.labelsize": 9,
-            "legend.fontsize": 7.5,
-            "axes.grid": True,
-            "grid.alpha": 0.3,
-            "grid.linewidth": 0.5,
-            "lines.linewidth": 1.4,
-            "lines.markersize": 4,
-            "svg.hashsalt": "onlinerank",
-            "pdf.compression": 6,
-        }
-    )
+
+def style() -> contextlib.AbstractContextManager:
+    """The shared settings for the duration of a ``with`` block only (drawing and saving a figure
+    inside it), leaving matplotlib's global settings as they were."""
+    import matplotlib
+
+    return matplotlib.rc_context(cast(Any, STYLE))
 
 
 def stamp(fig: Figure, config_digest: str, commit: str) -> None:
@@ -114,8 +125,10 @@ def figure_context(snakemake: Any) -> tuple[str, str]:
 def figure_tables(snakemake: Any) -> dict[str, list[dict]]:
     """The tables of a figure job, by name (the ``figure`` rule passes their names as
     ``params.tables`` in the order of ``input.tables``)."""
+    from .figures import read_figure_table
+
     return {
-        name: read_table(path)
+        name: read_figure_table(path)
         for name, path in zip(snakemake.params.tables, snakemake.input.tables, strict=True)
     }
 
@@ -232,8 +245,8 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
     paper's η_p is corrected when one of them uses another η.  Returns the figure."""
     from collections import defaultdict
 
-    import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.figure import Figure
 
     rows = [r for r in rows if r["metric"] == "regret" and r["t"] == r["T"]]
     panels = defaultdict(list)
@@ -243,9 +256,8 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
     keys = sorted(k for k, v in panels.items() if len({r["T"] for r in v}) >= 2) or sorted(panels)
     ncol = min(5, len(keys))
     nrow = int(np.ceil(len(keys) / ncol))
-    fig, axes = plt.subplots(
-        nrow, ncol, figsize=(max(9.0, 3.3 * ncol + 0.3), 2.9 * nrow + 1.3), squeeze=False
-    )
+    fig = Figure(figsize=(max(9.0, 3.3 * ncol + 0.3), 2.9 * nrow + 1.3))
+    axes = fig.subplots(nrow, ncol, squeeze=False)
     # one style and one legend label per learner, unique across the figure
     labels = sorted({r["learner"] for k in keys for r in panels[k]})
     styles = {lab: learner_style(learners.get(lab, {}), lab, learners) for lab in labels}

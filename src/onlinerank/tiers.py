@@ -25,13 +25,14 @@ from pathlib import Path
 __all__ = [
     "figure_path",
     "figure_names",
+    "tier_config",
     "snakemake_locks",
     "snakemake_processes",
     "lock_problem",
     "main",
 ]
 
-#: the repository (figure scripts, default tier) of this checkout
+#: the repository (default tier) of this checkout
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -42,9 +43,32 @@ def figure_path(config: str | os.PathLike, name: str) -> str:
     return f"{output_dirs(config)[1].rstrip('/')}/{name}.png"
 
 
-def figure_names(repo: str | os.PathLike = REPO) -> list[str]:
-    """The figures the pipeline knows: one script each under ``workflow/scripts/figures/``."""
-    return sorted(p.stem for p in (Path(repo) / "workflow" / "scripts" / "figures").glob("*.py"))
+def figure_names() -> list[str]:
+    """The figures the pipeline knows: one module each in :mod:`onlinerank.figures`."""
+    from .figures import FIGURES
+
+    return sorted(FIGURES)
+
+
+def tier_config(results: str | os.PathLike) -> dict:
+    """The config (as its file says, without the schema's defaults) of the tier that writes the
+    results directory ``results``: the file of the repository's ``config/`` whose resolved
+    ``results_dir`` it is (a notebook drawing a figure needs the tier's learners).  Raises
+    ``FileNotFoundError`` naming the directory when no config file writes it."""
+    import yaml
+
+    from .config import output_dirs
+
+    results = Path(results).resolve()
+    repo = results.parent
+    for path in sorted((repo / "config").glob("*.yaml")):
+        try:
+            res = output_dirs(path)[0]
+        except (OSError, ValueError):
+            continue
+        if (repo / res).resolve() == results:
+            return yaml.safe_load(path.read_text())
+    raise FileNotFoundError(f"no config file in {repo / 'config'} writes {results}")
 
 
 def snakemake_locks(workdir: str | os.PathLike) -> dict[str, list[str]]:

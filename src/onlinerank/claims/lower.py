@@ -29,7 +29,6 @@ CURVES = ("n", "k", "T", "scale", "exact", "thm31_optimal", "h_holder")
     test="exact finite formula of the random adversary's regret (theory §4.2), every T of a log grid",
     reads={"lower_curves": CURVES},
     about="every algorithm (the random adversary's regret does not depend on the algorithm)",
-    figures=("lower_sandwich", "lower_normalized"),
 )
 def lower_theorem(ctx: Context) -> list[dict]:
     by = defaultdict(list)
@@ -71,7 +70,6 @@ def lower_theorem(ctx: Context) -> list[dict]:
     reads={"sim_lower": SIM_COLUMNS},
     optional={"sim_baselines": SIM_COLUMNS},
     about="every learner of the lower stage, and every baseline against the uniform adversary",
-    figures=("lower_normalized", "baselines_regret"),
 )
 def every_algorithm(ctx: Context) -> list[dict]:
     rows = final(ctx.table("sim_lower"), "exp_loss") + [
@@ -142,7 +140,6 @@ def _pooled_relative(ctx, rows, exact, what):
     "the interval [D − ε, D + ε], ε = √(ln(2/α)/(2·reps)); equivalence margin from the config",
     reads={"lower_frequencies": ("n", "k", "T", "reps", "x", "count", "pmf")},
     about="the random adversary",
-    figures=("lower_frequencies",),
 )
 def binomial_law(ctx: Context) -> list[dict]:
     by = defaultdict(list)
@@ -188,7 +185,6 @@ def binomial_law(ctx: Context) -> list[dict]:
     test="exact Binomial sums for the three bounds (theory §4.4) against the exact regret (§4.2)",
     reads={"lower_abg": ("n", "k", "T", "j", "regret_lower", "exact_regret")},
     about="the random adversary",
-    figures=("lower_abg",),
 )
 def route(ctx: Context) -> list[dict]:
     out = []
@@ -220,7 +216,6 @@ def route(ctx: Context) -> list[dict]:
     test="Monte Carlo over the adversary's sequences; Student-t intervals, Bonferroni over the cells",
     reads={"sim_lower": SIM_COLUMNS},
     about="every learner of the lower stage",
-    figures=("lower_normalized",),
 )
 def exact_formula(ctx: Context) -> list[dict]:
     from ..lowerbound import exact_regret
@@ -242,7 +237,6 @@ def exact_formula(ctx: Context) -> list[dict]:
     threshold=0.01,
     test="exact formula at the largest T of the grid",
     reads={"lower_curves": CURVES},
-    figures=("lower_sandwich",),
 )
 def upper_lower(ctx: Context) -> list[dict]:
     from ..lowerbound import UPPER_LOWER_RATIO
@@ -280,7 +274,6 @@ def upper_lower(ctx: Context) -> list[dict]:
     threshold="claims.exponent_tolerance",
     test="exact scan of the formula, certified beyond the scan by bound (b) (theory §4.5)",
     reads={"lower_hc": ("n", "k", "c", "h_c")},
-    figures=("lower_hc",),
 )
 def hc_linear(ctx: Context) -> list[dict]:
     by = defaultdict(list)

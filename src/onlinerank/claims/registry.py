@@ -61,7 +61,6 @@ class Claim:
     #: tables read when their stage is configured (the claim runs without them)
     optional: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     about: str = ""
-    figures: tuple[str, ...] = ()
     builder: Callable | None = None
     reason: str = ""
     #: the section of the docs' theory pages that derives the statement (e.g. "3.2"); empty: the

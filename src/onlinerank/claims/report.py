@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
 
+from ..figures import claim_figures
 from .evidence import claim_digest, claim_evidence, load_changes, registry_digest, theory_link, theory_section
 from .registry import REGISTRY, Claim, Context, stages_of
 from .stats import combine_verdicts
@@ -81,7 +82,7 @@ def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha:
         "threshold": c.threshold,
         "test": c.test,
         "about": c.about,
-        "figures": list(c.figures),
+        "figures": claim_figures(c.id),
         "reason": c.reason,
         "digest": claim_digest(c, config),
         "theory": theory_link(theory_section(c)),

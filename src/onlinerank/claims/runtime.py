@@ -99,7 +99,6 @@ def _spread(ns, by) -> str:
     "repeats, Bonferroni over the samplers)",
     reads={"runtime": RUNTIME},
     about="OnlineRank (each configured sampler)",
-    figures=("runtime",),
 )
 def runtime_onlinerank(ctx: Context) -> list[dict]:
     from ..timing_fits import fit_exponent
@@ -129,7 +128,6 @@ def runtime_onlinerank(ctx: Context) -> list[dict]:
     "percentile interval of slopes fitted to one repeat per n drawn at random (bootstrap over repeats)",
     reads={"runtime": RUNTIME},
     about="PermELearn",
-    figures=("runtime",),
 )
 def runtime_sweep(ctx: Context) -> list[dict]:
     from ..timing_fits import fit_exponent
@@ -163,7 +161,6 @@ def runtime_sweep(ctx: Context) -> list[dict]:
     "first step of the draw (or the update alone), a lower bound, so the interval is [lower, ∞)",
     reads={"runtime": RUNTIME},
     about="OnlineRank (Plackett–Luce) and PermELearn",
-    figures=("runtime",),
 )
 def runtime_speedup(ctx: Context) -> list[dict]:
     from ..timing_fits import repeat_ratio

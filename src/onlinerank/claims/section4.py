@@ -120,7 +120,6 @@ _OMEGA = dict(
     "(SymPy's assumptions), the remaining g(n) proven positive and its limit computed (Gruntz); c > 0 "
     "iff Ω holds.  The expression is checked against the bound_comparison table (the code's bounds)",
     reads={"bound_comparison": COMPARISON},
-    figures=("bound_comparison",),
 )
 _OMEGA_STAT = "inf over the paper's domain of (baseline bound / Theorem 3.1) / claimed factor (symbolic)"
 
@@ -270,7 +269,6 @@ def _cyclic(name: str, target: float, title: str, statement: str):
         "truncation estimate",
         reads=BASE,
         about="OnlineRank at η_p" if name == "onlinerank" else "Follow-the-Leader",
-        figures=("baselines_regret",),
     )
     def build(ctx):
         want = "onlinerank" if name == "onlinerank" else "ftl"
@@ -345,7 +343,6 @@ _cyclic(
     "as thm3.1",
     reads=BASE,
     about="OnlineRank, Hedge, FPL, PermELearn (FTL and the uniform ranking have no sublinear guarantee)",
-    figures=("baselines_regret",),
 )
 def greedy(ctx: Context) -> list[dict]:
     rows = [
@@ -376,7 +373,6 @@ def greedy(ctx: Context) -> list[dict]:
         "worst_case_learners": ("n", "T", "learner", "learner_name", "kind", "method", "value", "bound_own")
     },
     about="OnlineRank, Hedge, FPL, PermELearn (FTL and the uniform ranking have no sublinear guarantee)",
-    figures=("worst_case_learners",),
 )
 def worst_case_learners(ctx: Context) -> list[dict]:
     best: dict[tuple, dict] = {}  # (learner, n, T) -> row
@@ -426,7 +422,6 @@ def worst_case_learners(ctx: Context) -> list[dict]:
     "sampling; every sequence is in the table and replays through exact_expected_regret",
     reads={"tightness": ("n", "T", "eta_factor", "kind", "method", "value", "bound_sharp", "ratio_sharp")},
     about="OnlineRank at η from η_p/8 to 2η_p",
-    figures=("tightness",),
 )
 def tightness(ctx: Context) -> list[dict]:
     out = []

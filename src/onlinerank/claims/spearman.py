@@ -34,7 +34,6 @@ def _rows(ctx, family):
     reads=SIM,
     about="OnlineRank (both samplers) at η = η_p; FPL and PermELearn run on the same streams for "
     "comparison only",
-    figures=("spearman_regret_vs_T", "spearman_vs_n"),
 )
 def spearman(ctx: Context) -> list[dict]:
     return ratio_cells(ctx, _rows(ctx, "spearman"), lambda r: B.spearman_bound(r["n"], r["T"]))
@@ -53,7 +52,6 @@ def spearman(ctx: Context) -> list[dict]:
     test="exact expected regret, Student-t intervals (R − 1 d.f.), Bonferroni over the cells",
     reads=SIM,
     about="OnlineRank (both samplers) at η = η_p on graded-relevance feedback",
-    figures=("graded_regret",),
 )
 def graded(ctx: Context) -> list[dict]:
     return ratio_cells(ctx, _rows(ctx, "graded"), lambda r: B.theorem31_paper(r["n"], r["T"], r["M"]))
@@ -74,7 +72,6 @@ def graded(ctx: Context) -> list[dict]:
     "truncation estimate",
     reads=SIM,
     about="OnlineRank at η = η_p",
-    figures=("spearman_vs_n",),
 )
 def spearman_exponent(ctx: Context) -> list[dict]:
     groups = defaultdict(list)

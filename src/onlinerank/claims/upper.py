@@ -47,7 +47,6 @@ def _paper_rows(ctx, family=None):
     "over the cells (family-wise 0.05)",
     reads=SIM,
     about="OnlineRank (both samplers) at η = η_p; other learners are not judged by this claim",
-    figures=("regret_vs_T", "regret_ratio_heatmap"),
 )
 def thm31(ctx: Context) -> list[dict]:
     return ratio_cells(ctx, _paper_rows(ctx), lambda r: B.theorem31_paper(r["n"], r["T"], r["M"]))
@@ -65,7 +64,6 @@ def thm31(ctx: Context) -> list[dict]:
     test="exact dynamic program over all feedback sequences (theory §3.4), no sampling",
     reads={"worst_case": WORST},
     about="OnlineRank at η = η_p",
-    figures=("worst_case",),
 )
 def thm31_worst(ctx: Context) -> list[dict]:
     out = []
@@ -105,7 +103,6 @@ def _cor32(family: str, scale_text: str, scale):
         reads=SIM,
         about="OnlineRank (both samplers) at η = η_p with the exact M, and at η_p with the stated M "
         "(n, kn, n²/4: learners with eta: stated)",
-        figures=("regret_vs_T",),
     )
     def build(ctx):
         stated = [
@@ -141,7 +138,6 @@ _cor32("subset", "(n²/2) √(T ln 2)", lambda r: r["n"] ** 2 / 2 * math.sqrt(r[
     "comparisons; equivalence margin from the config",
     reads=SIM,
     about="OnlineRank at η = η_p, sampled rankings (sample: true)",
-    figures=("regret_vs_T",),
 )
 def lemma61_samplers(ctx: Context) -> list[dict]:
     rows = [r for r in ctx.table("sim_upper") if r["t"] == r["T"] and at_paper_eta(ctx, r["learner"])]
@@ -208,7 +204,6 @@ def lemma61_samplers(ctx: Context) -> list[dict]:
     "at any η (Student-t intervals, Bonferroni)",
     reads={"worst_case": WORST, **SIM},
     about="OnlineRank at any η",
-    figures=("worst_case",),
 )
 def any_eta(ctx: Context) -> list[dict]:
     out = [
@@ -250,7 +245,6 @@ def _exponent_finding(var: str):
         "widened by the truncation estimate |s_top − s_prev| (the change from the previous local slope)",
         reads=SIM,
         about="OnlineRank at η = η_p",
-        figures=("exponents",),
     )
     def build(ctx):
         groups = defaultdict(list)

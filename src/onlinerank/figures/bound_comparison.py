@@ -3,36 +3,58 @@ one panel per family and sweep (over n at fixed k, or over k at fixed n for k-ch
 The table's values at T = ceil(T_factor n ln n) are the markers; the exact infimum c over the
 paper's whole domain (n >= 2, 1 <= k <= n/2, T >= 1; onlinerank.asymptotics, the verdicts of the
 claims sec4.* and sec5.*) is a thin solid line, the limit L as n -> oo (along the k and T where the
-infimum lies) a dashed line.  Ω(claimed
-factor) holds iff c > 0."""
+infimum lies) a dashed line.  Ω(claimed factor) holds iff c > 0 (theory §3.3)."""
+
+from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.lines import Line2D
 
-from onlinerank.asymptotics import decide
-from onlinerank.plotting import LEARNER_COLORS, figure_context, figure_tables, finish, plain_log_axis
+from ..plotting import LEARNER_COLORS, plain_log_axis
+from . import FigureSpec
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+FIGURE = FigureSpec(
+    name="bound_comparison",
+    tables=("bound_comparison",),
+    claims=("sec4.hedge", "sec4.fpl", "sec4.permelearn", "sec5.fpl", "sec5.permelearn"),
+    caption="Each baseline's regret bound over Theorem 3.1's, divided by the factor the paper claims, "
+    "versus n (and k) at T = T_factor n ln n, with the exact infimum c over the paper's domain "
+    "(solid) and the limit as n grows (dashed): the Omega statements hold iff c > 0.",
+)
 
 FAMILIES = ["single", "kchoice", "subset", "spearman"]
 NAMES = {"hedge": "Hedge over n!", "fpl": "FPL", "permelearn": "PermELearn"}
 
 
-def panels_of(rows):
-    """(family, sweep, fixed k or n) -> rows, in the order single, k-choice, subset, Spearman."""
-    panels = defaultdict(list)
+def panels_of(rows: list[dict]) -> tuple[list[tuple], dict[tuple, list[dict]]]:
+    """(family, sweep, fixed k or n) -> rows, in the order single, k-choice, subset, Spearman
+    (theory §3.3)."""
+    panels: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
         panels[(r["family"], r["sweep"], r["n"] if r["sweep"] == "k" else r["k"])].append(r)
     keys = sorted(panels, key=lambda k: (FAMILIES.index(k[0]), k[1] == "k", k[2]))
     return keys, panels
 
 
-def draw(rows, t_factor):
-    keys, panels = panels_of(rows)
+def plot_bound_comparison(tables: dict[str, list[dict]], config: dict) -> Figure:
+    """Each baseline's bound over Theorem 3.1's over the claimed factor, with the exact infimum
+    and the limit (theory §3.3)."""
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    from ..asymptotics import decide
+
+    t_factor = config["bound_comparison"]["T_factor"]
+    keys, panels = panels_of(tables["bound_comparison"])
     ncol = min(3, len(keys))
     nrow = -(-len(keys) // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(4.1 * ncol + 0.4, 3.5 * nrow + 1.0), squeeze=False)
+    fig = Figure(figsize=(4.1 * ncol + 0.4, 3.5 * nrow + 1.0))
+    axes = fig.subplots(nrow, ncol, squeeze=False)
     for ax, key in zip(axes.flat, keys, strict=False):
         fam, sweep, fixed = key
         top = 0.0
@@ -69,9 +91,3 @@ def draw(rows, t_factor):
     )
     fig.tight_layout(rect=(0, 0.02, 1, 0.93))
     return fig
-
-
-if "snakemake" in globals():
-    digest, commit = figure_context(snakemake)
-    fig = draw(figure_tables(snakemake)["bound_comparison"], snakemake.config["bound_comparison"]["T_factor"])
-    finish(fig, snakemake, digest, commit)

@@ -1,0 +1,105 @@
+"""The sandwich per (n, k), log-log: Theorem 3.1 (paper's and optimal eta), the worst regret
+found for OnlineRank in the upper-bound experiments, the exact random-adversary regret, and the
+explicit lower bounds (a) Hölder, (b) sharp-rate, (c) Berry–Esseen; upper/lower ratio annotated
+(theory §4.3, §4.5)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..plotting import plain_log_axis
+from . import FigureSpec
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+FIGURE = FigureSpec(
+    name="lower_sandwich",
+    tables=("lower_curves", "sim_upper"),
+    claims=("beyond.upper_lower_ratio", "thm3.3.lower"),
+    caption="Theorem 3.1, the worst OnlineRank regret found, the exact random-adversary regret and "
+    "the explicit lower bounds (a), (b), (c).",
+)
+
+
+def plot_lower_sandwich(tables: dict[str, list[dict]], config: dict) -> Figure:
+    """Upper bound, worst regret found, exact regret and explicit lower bounds per (n, k)
+    (theory §4.3, §4.5)."""
+    from matplotlib.figure import Figure
+
+    from ..lowerbound import UPPER_LOWER_RATIO
+
+    curves = tables["lower_curves"]
+    upper = [
+        r
+        for r in tables["sim_upper"]
+        if r["metric"] == "regret" and r["t"] == r["T"] and r["family"] in ("single", "kchoice")
+    ]
+    worst: dict[tuple, dict] = defaultdict(dict)
+    for r in upper:
+        key = (r["n"], r["k"])
+        worst[key][r["T"]] = max(worst[key].get(r["T"], 0.0), r["mean"])
+    by_nk: dict[tuple, list[dict]] = defaultdict(list)
+    for r in curves:
+        by_nk[(r["n"], r["k"])].append(r)
+    keys = sorted(by_nk)
+    ncol = min(4, len(keys))
+    nrow = int(np.ceil(len(keys) / ncol))
+    fig = Figure(figsize=(3.4 * ncol + 0.4, 3.0 * nrow + 1.0))
+    axes = fig.subplots(nrow, ncol, squeeze=False)
+    for ax, key in zip(axes.flat, keys, strict=False):
+        n, k = key
+        rs = sorted(by_nk[key], key=lambda r: r["T"])
+        T = np.array([r["T"] for r in rs], float)
+
+        def col(name: str, rs: list[dict] = rs) -> np.ndarray:
+            return np.array([r[name] for r in rs])
+
+        ax.plot(T, col("thm31_paper"), "k-", label=r"Thm 3.1, $\eta_p$: $n\sqrt{TM\ln2}$")
+        ax.plot(T, col("thm31_optimal"), "k--", lw=1, label=r"Thm 3.1 at $\eta^*$")
+        if worst.get(key):
+            wT = sorted(worst[key])
+            ax.plot(
+                wT,
+                [worst[key][t] for t in wT],
+                "o-",
+                color="#9467bd",
+                ms=3,
+                label="worst OnlineRank regret found (upper-bound runs)",
+            )
+        ax.plot(T, col("exact"), color="#2ca02c", lw=2, label="exact regret, random adversary")
+        for name, st, lab in (
+            ("sharp", "-.", "(b) sharp-rate"),
+            ("holder", ":", "(a) Hölder"),
+            ("berry_esseen", (0, (1, 3)), "(c) Berry–Esseen"),
+        ):
+            v = col(name)
+            ok = v > 0
+            ax.plot(T[ok], v[ok], ls=st, color="#ff7f0e", lw=1.1, label=f"lower bound {lab}")
+        ratio = rs[-1]["thm31_optimal"] / rs[-1]["exact"]
+        ax.text(
+            0.97,
+            0.05,
+            f"upper/lower at T={rs[-1]['T']:g}:\n{ratio:.4f} (limit 2√(π ln 2)={UPPER_LOWER_RATIO:.4f})",
+            transform=ax.transAxes,
+            ha="right",
+            va="bottom",
+            fontsize=6.5,
+            bbox={"facecolor": "white", "alpha": 0.8, "lw": 0},
+        )
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        plain_log_axis(ax, "x")
+        ax.set_xlabel("horizon T (rounds)")
+        ax.set_ylabel("regret (pairwise loss)")
+        ax.set_title(f"n={n}, k={k}")
+    for ax in axes.flat[len(keys) :]:
+        ax.set_visible(False)
+    h, lab = axes.flat[0].get_legend_handles_labels()
+    fig.legend(h, lab, loc="lower center", ncol=4, frameon=False, fontsize=7)
+    fig.suptitle("Upper and lower bounds on expected regret (single choice k=1, k-subsets k>1)")
+    fig.tight_layout(rect=(0, 0.09 if nrow == 1 else 0.05, 1, 1))
+    return fig

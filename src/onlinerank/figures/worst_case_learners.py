@@ -1,0 +1,128 @@
+"""Section 4, soundly: every learner's exact worst-case regret (DP over all sequences) side by
+side, and beyond the DP every learner against the same adversaries (greedy, cyclic and the
+search: staircase and beam), with Theorem 3.1's bound and each baseline's own bound.  A finding
+beyond the paper.  Reads the table of onlinerank.worst_case_tables.comparison_rows
+(theory §3.3, §3.4)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..plotting import learner_style
+from . import FigureSpec
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+FIGURE = FigureSpec(
+    name="worst_case_learners",
+    tables=("worst_case_learners",),
+    claims=("beyond.worst_case_learners",),
+    caption="Every learner's exact worst-case regret (dynamic program over all sequences) side by "
+    "side, and beyond the DP every learner against the same adversaries (greedy, cyclic and the "
+    "search), with Theorem 3.1's bound and each baseline's own bound.",
+)
+
+#: the adversaries' markers: method -> (marker, legend label)
+MARKERS = {
+    "greedy": ("x", "greedy"),
+    "cyclic": ("+", "cyclic"),
+    "staircase": ("^", "staircase search"),
+    "beam": ("d", "beam search"),
+}
+#: y-axis cap (ratio); larger values (FTL, uniform: linear regret; bounds) are annotated
+TOP = 1.6
+
+
+def plot_worst_case_learners(tables: dict[str, list[dict]], config: dict) -> Figure:
+    """Every learner's worst case (exact or the best adversary found) over Theorem 3.1, per
+    (n, T) (theory §3.3, §3.4)."""
+    from matplotlib.figure import Figure
+
+    rows = tables["worst_case_learners"]
+    specs = config.get("learners", {})
+    panels: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        panels[(r["n"], r["T"])].append(r)
+    exact_pts = {key for key, rs in panels.items() if any(r["kind"] == "exact" for r in rs)}
+    keys = sorted(exact_pts) + sorted(set(panels) - exact_pts)
+    learners = list(dict.fromkeys(r["learner"] for r in rows))
+
+    ncol = min(4, len(keys))
+    nrow = int(np.ceil(len(keys) / ncol))
+    fig = Figure(figsize=(3.6 * ncol + 0.4, 3.5 * nrow + 1.0))
+    axes = fig.subplots(nrow, ncol, squeeze=False)
+    handles: dict[str, Any] = {}
+    for ax, key in zip(axes.flat, keys, strict=False):
+        n, T = key
+        rs = panels[key]
+        exact = key in exact_pts
+        b = rs[0]["bound_thm31"]
+        x = np.arange(len(learners))
+        for i, lab in enumerate(learners):
+            mine = [r for r in rs if r["learner"] == lab]
+            if not mine:  # above the learner's max_n in the config
+                ax.annotate(
+                    "not run", (i, 0.03), ha="center", va="bottom", rotation=90, fontsize=6.5, color="0.4"
+                )
+                continue
+            color = learner_style(specs.get(lab, {}), lab)["color"] or "0.4"
+            ex = [r for r in mine if r["kind"] == "exact"]
+            top = (ex[0]["value"] if ex else max(r["value"] for r in mine)) / b
+            h = ax.bar(
+                i,
+                min(top, TOP),
+                width=0.7,
+                color=color,
+                alpha=0.8 if ex else 0.35,
+                hatch=None if ex else "//",
+                edgecolor=color,
+                label="exact worst case (DP)" if ex else "best adversary found (a lower bound)",
+            )
+            handles.setdefault(h.get_label(), h)
+            if top > TOP:
+                ax.annotate(f"{top:.2g}", (i, TOP), ha="center", va="bottom", fontsize=6.5)
+            for r in mine:
+                if r["kind"] == "adversary" and r["method"] in MARKERS:
+                    m, name = MARKERS[r["method"]]
+                    hh = ax.plot(i, min(r["value"] / b, TOP), m, color="k", ms=5, label=name)[0]
+                    handles.setdefault(name, hh)
+            own = mine[0]["bound_own"]
+            if isinstance(own, float) and np.isfinite(own):
+                lab_own = "the learner's own bound"
+                y = min(own / b, TOP)
+                hh = ax.plot([i - 0.35, i + 0.35], [y, y], "-", color="0.15", lw=2.2, label=lab_own)[0]
+                handles.setdefault(hh.get_label(), hh)
+                if own / b > TOP:
+                    ax.annotate(
+                        f"{own / b:.2g}",
+                        (i, y),
+                        ha="center",
+                        va="top",
+                        fontsize=6.5,
+                        xytext=(0, -2),
+                        textcoords="offset points",
+                    )
+        hh = ax.axhline(
+            1.0, color="k", ls="--", lw=1.0, label=r"Theorem 3.1 for OnlineRank: $n\sqrt{TM\ln 2}$"
+        )
+        handles.setdefault(hh.get_label(), hh)
+        ax.set_ylim(0, TOP * 1.08)
+        ax.set_xticks(x)
+        ax.set_xticklabels(learners, rotation=35, ha="right", fontsize=7)
+        ax.set_ylabel("worst E[regret] / Theorem 3.1" if exact else "best E[regret] found / Theorem 3.1")
+        fam = rs[0]["family"]
+        ax.set_title(f"{fam}, n={n}, T={T}: " + ("exact (DP)" if exact else "beyond the DP"), fontsize=9)
+    for ax in axes.flat[len(keys) :]:
+        ax.set_visible(False)
+    fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=4, frameon=False, fontsize=7.5)
+    fig.suptitle(
+        "Worst-case regret of every learner (finding beyond the paper), as a fraction of Theorem 3.1: "
+        "exact where the DP reaches, else the same adversaries against each",
+        fontsize=9.5,
+    )
+    fig.tight_layout(rect=(0, 0.09 + 0.02 / nrow, 1, 0.96))
+    return fig
