@@ -3,8 +3,8 @@
 # imports, transitively, so editing a module reruns exactly the steps that use it).
 
 from onlinerank.cells import groups_of
+from onlinerank.claims import REGISTRY, stages_of
 from onlinerank.table_schemas import STAGES
-from onlinerank.claims import stages_of
 from onlinerank.config import group_digest, section_digest
 from onlinerank.provenance import config_digest
 from onlinerank.pipeline import code_inputs, module_file
@@ -33,6 +33,26 @@ def code(script, *modules):
     path = os.path.join(SCRIPTS, script)
     extra = [module_file(f"onlinerank.{m}", SRC) for m in modules]
     return code_inputs(path, *extra, root=workflow.basedir)
+
+
+def claim_title(claim_id):
+    """``<id>: <title>`` of a registered claim (the report's subcategory of its figures)."""
+    return f"{claim_id}: {REGISTRY[claim_id].title}"
+
+
+def claims_text(claim_ids):
+    """The claims a figure supports, as its caption in the report names them."""
+    titles = ", ".join(f"**{claim_title(c)}**" for c in claim_ids)
+    return f"the claim{'s' if len(claim_ids) > 1 else ''} {titles}"
+
+
+def figure_code(name):
+    """A figure job's code: the generic script and the figure's module, with what they import."""
+    return code_inputs(
+        os.path.join(SCRIPTS, "figure.py"),
+        module_file(f"onlinerank.figures.{name}", SRC),
+        root=workflow.basedir,
+    )
 
 
 def simulate_code(group):

@@ -16,26 +16,6 @@ FIGURES_MADE = [f for f, spec in FIGURES.items() if all(t in TABLE for t in spec
 SECTION_TITLE = {"paper": "1. Claims of the paper", "beyond": "2. Findings beyond the paper"}
 
 
-def claim_title(claim_id):
-    """``<id>: <title>`` of a registered claim (the report's subcategory of its figures)."""
-    return f"{claim_id}: {REGISTRY[claim_id].title}"
-
-
-def claims_text(claim_ids):
-    """The claims a figure supports, as its caption in the report names them."""
-    titles = ", ".join(f"**{claim_title(c)}**" for c in claim_ids)
-    return f"the claim{'s' if len(claim_ids) > 1 else ''} {titles}"
-
-
-def figure_code(name):
-    """A figure job's code: the generic script and the figure's module, with what they import."""
-    return code_inputs(
-        os.path.join(SCRIPTS, "figure.py"),
-        module_file(f"onlinerank.figures.{name}", SRC),
-        root=workflow.basedir,
-    )
-
-
 rule figure:
     input:
         tables=lambda wc: [TABLE[t] for t in FIGURES[wc.fig].tables],
