@@ -242,8 +242,7 @@ def test_tightness_rows(smoke_tables):
 
 
 def test_figures_render_from_the_tables(smoke_tables, tmp_path):
-    from onlinerank.figures import draw
-    from onlinerank.plotting import save_figure, style
+    from onlinerank.plotting import draw, save_figure, style
 
     cmp_rows, tight_rows = smoke_tables
     for name, rows in (("worst_case_learners", cmp_rows), ("tightness", tight_rows)):

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from .io import atomic_path, read_table
-from .learners.onlinerank import SAMPLER_STYLE, eta_text  # OnlineRank's own styles, re-exported
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -20,11 +19,11 @@ if TYPE_CHECKING:
 __all__ = [
     "use_style",
     "style",
+    "draw",
     "STYLE",
     "stamp",
     "save_figure",
     "read_table",
-    "SAMPLER_STYLE",
     "LEARNER_COLORS",
     "learner_style",
     "plain_log_axis",
@@ -88,6 +87,21 @@ def style() -> contextlib.AbstractContextManager:
     import matplotlib
 
     return matplotlib.rc_context(cast(Any, STYLE))
+
+
+def draw(name: str, tables: Mapping[str, list[dict]], config: Mapping[str, Any], **options: Any) -> Figure:
+    """Figure ``name`` of the catalog (:data:`onlinerank.figures.FIGURES`) drawn from ``tables``
+    (name -> rows) and ``config`` in the project's style (:func:`style`); pure (no file is written,
+    no pyplot figure is left open).  It lives here, not in the catalog, so that reading the catalog
+    (the claims do) does not depend on the drawing code.  Theory: see the figure's caption."""
+    from .figures import FIGURES, plot_function
+
+    missing = [t for t in FIGURES[name].tables if t not in tables] if name in FIGURES else []
+    if missing:
+        raise KeyError(f"figure {name!r} needs the table(s) {', '.join(missing)}")
+    plot = plot_function(name)
+    with style():
+        return plot(dict(tables), dict(config), **options)
 
 
 def stamp(fig: Figure, config_digest: str, commit: str) -> None:
@@ -182,6 +196,8 @@ _PAPER_ETA_CLAIM = re.compile(r"\s*\((?:learning rate )?η = (?:the )?paper's η
 def _title_eta(title: str, labels, learners: dict) -> str:
     """``title`` without a claim that OnlineRank uses the paper's η_p when some OnlineRank learner
     of the figure does not (the legend names each learner's η)."""
+    from .learners.onlinerank import eta_text
+
     rates = {
         eta_text(learners[lab].get("eta", "paper"))
         for lab in labels

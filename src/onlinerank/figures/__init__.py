@@ -18,10 +18,10 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -31,7 +31,6 @@ __all__ = [
     "FIGURES",
     "CLAIMS_TABLE",
     "plot_function",
-    "draw",
     "claim_figures",
     "check_catalog",
     "read_figure_table",
@@ -44,7 +43,7 @@ CLAIMS_TABLE = "claims"
 @dataclass(frozen=True)
 class FigureSpec:
     """A figure's declaration: ``name`` (its module and file name), the ``tables`` it reads (names
-    of :data:`onlinerank.tables.TABLE_STAGE`, or ``"claims"`` for the claims document), the ids of
+    of :data:`onlinerank.table_schemas.TABLE_STAGE`, or ``"claims"`` for the claims document), the ids of
     the ``claims`` it supports (the first places it in the HTML report) and its ``caption``.
     Theory: each caption names what the figure shows of docs/theory."""
 
@@ -92,20 +91,6 @@ def plot_function(name: str) -> Callable[..., Figure]:
     if name not in FIGURES:
         raise KeyError(f"no figure {name!r}; known: {', '.join(FIGURES)}")
     return getattr(importlib.import_module(f"{__name__}.{name}"), f"plot_{name}")
-
-
-def draw(name: str, tables: Mapping[str, list[dict]], config: Mapping[str, Any], **options: Any) -> Figure:
-    """Figure ``name`` drawn from ``tables`` (name -> rows) and ``config`` in the project's style
-    (:func:`onlinerank.plotting.style`); pure (no file is written, no pyplot figure is left open).
-    Theory: see the figure's caption."""
-    from ..plotting import style
-
-    missing = [t for t in FIGURES[name].tables if t not in tables] if name in FIGURES else []
-    if missing:
-        raise KeyError(f"figure {name!r} needs the table(s) {', '.join(missing)}")
-    plot = plot_function(name)
-    with style():
-        return plot(dict(tables), dict(config), **options)
 
 
 def claim_figures(claim_id: str) -> list[str]:
