@@ -1,0 +1,133 @@
+"""Extending the project as documented: in a copy of the repository with the smoke tier's results,
+the how-to recipes are followed verbatim — every file they say to create is written from their
+code blocks and nothing else is edited — and the pieces appear where the recipes say: a learner
+(and the same learner without an S-law) and an adversary pass the conformance tests and reach the
+simulation tables of their configs, a finding gets a verdict in ``claims.json``, a figure is drawn;
+and no verdict on the paper changes."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, snakemake
+
+from onlinerank.io import read_table
+
+HOWTO = ROOT / "docs" / "howto"
+#: "Create `path`:" followed by a fenced block: the file a recipe says to write, and its content
+CREATE = re.compile(r"[Cc]reate `([^`]+)`:\s*\n\s*\n```[a-z]*\n(.*?)```", re.S)
+
+
+def created_files(recipe: str) -> dict[str, str]:
+    """Every file the recipe ``docs/howto/<recipe>.md`` says to create, with its content."""
+    text = (HOWTO / f"{recipe}.md").read_text()
+    files = dict(CREATE.findall(text))
+    assert files, f"{recipe}: no 'Create `path`:' block"
+    return files
+
+
+def without_scores_law(module: str) -> str:
+    """The recipe's learner with the two dynamic-program hooks left out, as the recipe's section
+    on ``scores_law()`` returning ``None`` describes, registered under another name."""
+    cut = re.sub(r"\n    # the law of the coming ranking.*?(?=\n\S|\Z)", "\n", module, flags=re.S)
+    assert "scores_law" not in cut and "set_scores" not in cut
+    return cut.replace('name = "eps-ftl"', 'name = "eps-ftl-nolaw"').replace(
+        "class EpsilonFTL(", "class EpsilonFTLNoLaw("
+    )
+
+
+def _changed_files(repo: Path, before: dict[str, bytes]) -> set[str]:
+    """Files (outside results and caches) whose content differs from ``before``, or are new."""
+    now = _snapshot(repo)
+    return {p for p in now if before.get(p) != now[p]}
+
+
+def _snapshot(repo: Path) -> dict[str, bytes]:
+    skip = (".snakemake", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache")
+    out = {}
+    for p in repo.rglob("*"):
+        rel = p.relative_to(repo)
+        if p.is_file() and not rel.parts[0].startswith("results") and not set(rel.parts) & set(skip):
+            out[rel.as_posix()] = p.read_bytes()
+    return out
+
+
+@pytest.mark.workflow
+def test_the_recipes_followed_verbatim_extend_the_project(smoke_run, tmp_path):
+    repo = tmp_path / "repo"
+    shutil.copytree(smoke_run, repo, symlinks=True)
+    before = _snapshot(repo)
+
+    files: dict[str, str] = {}
+    for recipe in ("add-learner", "add-adversary", "add-claim", "add-figure"):
+        files.update(created_files(recipe))
+    learner = next(p for p in files if p.startswith("src/onlinerank/learners/"))
+    files[learner.replace(".py", "_nolaw.py")] = without_scores_law(files[learner])
+    for rel, text in files.items():
+        assert not (repo / rel).exists(), f"{rel}: a recipe would overwrite a file of the repository"
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+
+    env = {"PYTHONPATH": str(repo / "src"), "PATH": "/usr/bin:/bin"}
+    # the conformance and worst-case tests of the new plug-ins (the recipe's "Check it" step): the
+    # learner without an S-law has its dynamic-program tests skipped with a reason, none fails
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "-rs",
+            "tests/test_conformance.py",
+            "tests/test_worst_case.py",
+            "-k",
+            "eps-ftl or hot-item",
+        ],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
+    assert re.search(r"SKIPPED .*eps-ftl-nolaw.*scores_law", p.stdout), p.stdout[-3000:]
+
+    # the smoke tier again: the new claims module and the new figure (nothing else reruns upstream)
+    r = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "2")
+    assert r.returncode == 0, r.stderr[-4000:]
+    doc = json.loads((repo / "results-smoke" / "figures" / "claims.json").read_text())
+    old = json.loads((smoke_run / "results-smoke" / "figures" / "claims.json").read_text())
+    new_ids = {c["id"] for c in doc["claims"]} - {c["id"] for c in old["claims"]}
+    assert len(new_ids) == 1, new_ids
+    (finding,) = (c for c in doc["claims"] if c["id"] in new_ids)
+    assert finding["section"] == "beyond" and finding["verdict"] in ("PASS", "FAIL", "INCONCLUSIVE")
+    assert finding["cells"], finding
+    paper = {c["id"]: c["verdict"] for c in old["claims"] if c["section"] == "paper"}
+    assert {c["id"]: c["verdict"] for c in doc["claims"] if c["section"] == "paper"} == paper
+    figure = next(Path(p).stem for p in files if "figures" in Path(p).parts and p.endswith(".py"))
+    assert (repo / "results-smoke" / "figures" / f"{figure}.png").stat().st_size > 10_000
+
+    # the learner's and the adversary's own configs: their simulation tables hold them
+    for config, label in (("config/eps-ftl.yaml", "eps-ftl"), ("config/hot-item.yaml", "hot")):
+        assert config in files
+        results = re.search(r"^results_dir: (\S+)", files[config], re.M).group(1)
+        stage = "lower" if label == "eps-ftl" else "upper"
+        target = f"{results}/tables/sim_{stage}.csv"
+        r = snakemake(repo, target, "--configfile", config, "--cores", "2")
+        assert r.returncode == 0, r.stderr[-4000:]
+        rows = read_table(repo / target)
+        column = "learner" if label == "eps-ftl" else "adversary"
+        assert any(row[column] == label and row["metric"] == "regret" for row in rows), target
+
+    # nothing but the files the recipes name was written
+    assert _changed_files(repo, before) == set(files)
