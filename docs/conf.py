@@ -62,40 +62,12 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(onlinerank\.)?_.*"),
     (r"py:.*", r".*\._\w+"),
 ]
-nitpick_ignore = (
-    [
-        # registries and constants documented by their modules' text, not as autodoc objects
-        ("py:data", name)
-        for name in ("TABLES", "LEARNERS", "ADVERSARIES", "README_BEGIN", "README_END", "MUTATIONS")
-    ]
-    + [
-        # short references from a docstring to a method or function of another class or module
-        ("py:meth", name)
-        for name in ("check", "rank", "reset")
-    ]
-    + [
-        ("py:func", name)
-        for name in (
-            "quicksort",
-            "plackett_luce",
-            "position_loss",
-            "pairwise_loss",
-            "pair_probs",
-            "exact_expected_regret",
-            "complexity_M",
-        )
-    ]
-    + [
-        ("py:class", name)
-        for name in (
-            "onlinerank.learners.Learner",
-            "Game",
-            "OnlineRank",
-            "Names",
-            "styles",
-            "fractions.Fraction",
-            "--T",
-            "--k",
-        )
-    ]
-)
+nitpick_ignore = [
+    # registries and markers documented by their modules' text, not as autodoc objects
+    ("py:data", name)
+    for name in ("LEARNERS", "ADVERSARIES", "README_BEGIN", "README_END", "MUTATIONS")
+] + [
+    # prose that napoleon reads as a type in numpy-style lines ("Names", "styles") and option names
+    ("py:class", name)
+    for name in ("Names", "styles", "--T", "--k")
+]

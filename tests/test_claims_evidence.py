@@ -165,3 +165,19 @@ def test_every_tested_claim_links_to_a_theory_section_of_the_docs():
         assert link["page"], (c.id, link)
         text = (ROOT / link["page"]).read_text(encoding="utf-8")
         assert f"(theory-{link['section']})=" in text, (c.id, link)
+
+
+def test_the_html_reports_first_page_links_each_claim_to_its_theory(smoke_doc):
+    """The report's first page (rst) links every claim of the paper to its theory section, a page
+    of the docs that exists (the report lies in <results_dir>/, beside docs/)."""
+    from onlinerank.claims.console import report_intro
+
+    text = report_intro(smoke_doc)
+    root = Path(__file__).resolve().parents[1]
+    for c in smoke_doc["claims"]:
+        if c["section"] != "paper":
+            continue
+        t = c["theory"]
+        assert t["section"] and t["page"], c["id"]
+        assert f"`§{t['section']} <../{t['page']}>`__" in text, c["id"]
+        assert (root / t["page"]).is_file(), t["page"]

@@ -166,7 +166,7 @@ def family_M(family: str, n: ArrayLike, k: ArrayLike = 1) -> float | np.ndarray:
     single ``n-1``; kchoice ``k(n-k)``; subset ``floor(n^2/4)``; spearman ``n^2(n^2-1)/12``.
     ``n`` (and ``k``) may be integers (returns a float) or integer arrays (returns a float64
     array of their broadcast shape).  ``graded`` has no family value: compute it from the data with
-    :func:`complexity_M`.
+    :func:`~onlinerank.feedback.complexity_M`.
     """
     if np.ndim(n) == 0 and np.ndim(k) == 0:
         n, k = int(cast(int, n)), int(cast(int, k))  # 0-d: a Python or NumPy integer

@@ -361,7 +361,7 @@ def exact_regret(n: int, T: ArrayLike, k: int = 1, exact: bool = False) -> float
     cost.  No underflow for ``T`` up to 1e7 and beyond.  ``T`` may be an array of horizons
     (evaluated one by one).
 
-    ``exact=True`` returns a :class:`fractions.Fraction` computed in exact integer arithmetic
+    ``exact=True`` returns a ``fractions.Fraction`` computed in exact integer arithmetic
     over the common denominator ``b^T 4^M`` (``r = a/b``); ``T`` must then be a scalar.
     """
     n, k = _check_nk(n, k)

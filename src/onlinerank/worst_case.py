@@ -87,7 +87,7 @@ DP_FAMILIES = ("single", "kchoice", "subset", "spearman")
 MAX_STATES = 20_000_000
 
 #: how the functions here take a learner: a registered name, a spec dict ``{"name": ..., **params}``
-#: or a :class:`~onlinerank.learners.Learner` instance
+#: or a :class:`~onlinerank.learners.base.Learner` instance
 LearnerArg: TypeAlias = str | dict | Learner
 
 _CHUNK_FLOATS = 1 << 22  # learner state floats per batch of states
@@ -161,7 +161,7 @@ def dp_learner(
     DP needs a law at round t that is a deterministic function of ``S_{t-1}``).
 
     ``learner`` is a registered name, a spec dict ``{"name": ..., **params}`` or a
-    :class:`~onlinerank.learners.Learner`; ``eta`` (OnlineRank only) is ``"paper"``,
+    :class:`~onlinerank.learners.base.Learner`; ``eta`` (OnlineRank only) is ``"paper"``,
     ``"optimal"`` or a positive float.  Raises a one-line ``ValueError`` naming the argument
     for an unknown family, a bad n/T/k, an unknown learner or parameter, or a learner whose law
     is not a function of S (``scores_law() is None``).

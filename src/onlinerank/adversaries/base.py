@@ -71,7 +71,7 @@ __all__ = [
 class LearnerView(Protocol):
     """What an adversary may read of the learner it plays against (the ``learner`` argument of
     :meth:`Adversary.feedback`): its name and the *distribution* of its coming ranking, never
-    its sampled ranking.  Every :class:`~onlinerank.learners.Learner` is one (a type, for the
+    its sampled ranking.  Every :class:`~onlinerank.learners.base.Learner` is one (a type, for the
     checker only; oblivious adversaries ignore the argument, and the engine passes ``None`` to
     them in :meth:`Adversary.feedback_block`)."""
 
@@ -181,7 +181,7 @@ class Adversary:
     # --- required --------------------------------------------------------------------------------
     def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:
         """Start a game; ``rngs[r]`` is replicate r's own generator (subclasses call
-        ``super().reset``, which calls :meth:`check`)."""
+        ``super().reset``, which calls :meth:`~onlinerank.adversaries.base.Adversary.check`)."""
         self.check(game)
         self.game = game
         self.rngs = rngs

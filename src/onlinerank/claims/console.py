@@ -69,6 +69,17 @@ def _rst_table(header: list[str], rows: list[list[str]]) -> list[str]:
     return out + [""]
 
 
+def _theory_rst(c: Mapping) -> str:
+    """An rst link from the report (``<results_dir>/report.html``, beside the repository's
+    ``docs/``) to the claim's theory section in the docs' sources; the bare section without a page."""
+    t = c.get("theory") or {}
+    if not t.get("section"):
+        return ""
+    if not t.get("page"):
+        return f"§{t['section']}"
+    return f"`§{t['section']} <../{t['page']}>`__"
+
+
 def report_intro(doc: Mapping) -> str:
     """The report's first page, short enough for the first screen: what is verified, the verdict of
     every claim of the paper, the findings in one line, where the cells are."""
@@ -97,9 +108,11 @@ def report_intro(doc: Mapping) -> str:
     # two claims per row: the report centres its first page vertically and cuts what does not fit
     # in the screen, so the whole summary must stay short
     half = (len(paper) + 1) // 2
-    cells = [[f"``{c['id']}``", f"**{c['verdict']}**"] for c in paper] + [["", ""]] * (2 * half - len(paper))
+    cells = [[f"``{c['id']}``", f"**{c['verdict']}**", _theory_rst(c)] for c in paper]
+    cells += [["", "", ""]] * (2 * half - len(paper))
     lines += _rst_table(
-        ["claim", "verdict", "claim", "verdict"], [cells[i] + cells[i + half] for i in range(half)]
+        ["claim", "verdict", "theory", "claim", "verdict", "theory"],
+        [cells[i] + cells[i + half] for i in range(half)],
     )
     lines += [
         f"{f} (not verdicts on the paper)" + (": " + ", ".join(open_findings) if open_findings else "") + ".",
