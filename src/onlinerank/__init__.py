@@ -3,9 +3,12 @@ Correlation and Other Feedback" (arXiv 1308.6797).
 
 Public API (stable):
 
-* samplers (theory §2): :func:`~onlinerank.samplers.plackett_luce`, :func:`~onlinerank.samplers.quicksort`, :func:`~onlinerank.samplers.pair_probs`
-* losses (theory §1): :func:`~onlinerank.feedback.position_loss`, :func:`~onlinerank.feedback.pairwise_loss`, :func:`~onlinerank.feedback.complexity_M`
-* the algorithm: :class:`~onlinerank.learners.onlinerank.OnlineRank`; the engine: :func:`simulate`, :class:`~onlinerank.game.Game`
+* samplers (theory §2): :func:`~onlinerank.samplers.plackett_luce`,
+  :func:`~onlinerank.samplers.quicksort`, :func:`~onlinerank.samplers.pair_probs`
+* losses (theory §1): :func:`~onlinerank.feedback.position_loss`,
+  :func:`~onlinerank.feedback.pairwise_loss`, :func:`~onlinerank.feedback.complexity_M`
+* the algorithm: :class:`~onlinerank.learners.onlinerank.OnlineRank`; the engine:
+  :func:`~onlinerank.simulate.simulate`, :class:`~onlinerank.game.Game`
 * exact regret of an explicit sequence: :func:`~onlinerank.simulate.exact_expected_regret`
 * bounds: ``onlinerank.bounds.theorem31(n, T, M, eta=None)`` and friends
 * lower bound: ``onlinerank.lowerbound``; exact worst case: ``onlinerank.worst_case``

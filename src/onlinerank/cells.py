@@ -100,7 +100,8 @@ def spec_params(spec: dict) -> dict:
 
 
 def cell_game(config: dict, cell: Cell) -> Game:
-    """The cell's :class:`~onlinerank.game.Game`; graded feedback takes M from its adversary (``adv.M(n)``)."""
+    """The cell's :class:`~onlinerank.game.Game`; graded feedback takes M from its adversary
+    (``adv.M(n)``)."""
     M = None
     if cell.family == "graded":
         aspec = config["adversaries"][cell.adversary]

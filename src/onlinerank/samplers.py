@@ -12,7 +12,8 @@ Two kinds of implementation live here:
 
 * the *literal references* :func:`plackett_luce_sequential` (Algorithm 3) and
   :func:`quicksort_reference` (Algorithm 2), plain Python/numpy, used as oracles by the tests;
-* the *fast samplers* (:func:`~onlinerank.samplers.plackett_luce`, :func:`~onlinerank.samplers.quicksort` and the per-row-seeded
+* the *fast samplers* (:func:`~onlinerank.samplers.plackett_luce`, :func:`~onlinerank.samplers.quicksort`
+and the per-row-seeded
   :func:`plackett_luce_rows`, :func:`quicksort_rows`, the hot path of the simulator), compiled with
   numba in :mod:`onlinerank._kernels.onlinerank` (imported lazily, on first call).  They draw from exactly the
   same laws, computed as follows.
@@ -36,7 +37,8 @@ the same uniform, so the orders are exactly those of the unpacked algorithm.
 
 Randomness of the fast samplers: row r of ``*_rows`` reads nothing but ``seeds[r]`` (a counter-based
 SplitMix64 stream), so a row's order does not depend on the other rows of the batch;
-:func:`~onlinerank.samplers.plackett_luce` and :func:`~onlinerank.samplers.quicksort` draw one such seed per order from ``rng``.
+:func:`~onlinerank.samplers.plackett_luce` and :func:`~onlinerank.samplers.quicksort` draw one such seed
+per order from ``rng``.
 """
 
 from __future__ import annotations

@@ -92,7 +92,8 @@ class Learner:
 
     def _rank(self, seeds: np.ndarray) -> np.ndarray:  # pragma: no cover - interface
         """One order (items best-first, int64) per replicate, shape (R, n); ``seeds`` are already
-        validated by :meth:`~onlinerank.learners.base.Learner.rank` (uint64, shape (R,)); row r may use ``seeds[r]`` only."""
+        validated by :meth:`~onlinerank.learners.base.Learner.rank` (uint64, shape (R,)); row r may use
+        ``seeds[r]`` only."""
         raise NotImplementedError
 
     def update(self, fb: Feedback) -> None:  # pragma: no cover - interface
@@ -140,7 +141,8 @@ class Learner:
         return None
 
     def sample_first_step(self) -> None:
-        """The work every draw of :meth:`~onlinerank.learners.base.Learner.rank` performs (for timing a lower bound on a draw too slow
+        """The work every draw of :meth:`~onlinerank.learners.base.Learner.rank` performs (for timing a
+        lower bound on a draw too slow
         to time whole); only learners that override it can be timed that way."""
         raise NotImplementedError(f"learner {self.name!r} has no sample_first_step()")
 
@@ -180,7 +182,8 @@ class Learner:
         """This learner's own bound on the expected regret of ``game`` in the game's units, for
         the parameters it was built with (theory §3.2-§3.3: Theorem 3.1 for OnlineRank, the cited
         bounds of the baselines), or ``None`` when it has no such bound (default).  Needs no
-        :meth:`~onlinerank.learners.base.Learner.reset`.  The worst-case tables divide a learner's worst case by it
+        :meth:`~onlinerank.learners.base.Learner.reset`.  The worst-case tables divide a learner's worst
+        case by it
         (:func:`onlinerank.worst_case.learner_bound`, NaN for ``None``), and the claims count a
         learner that overrides it among those with a sublinear guarantee."""
         return None
@@ -201,7 +204,8 @@ class Learner:
     def timing_counters(self) -> dict[str, float]:
         """Work counters of the last :meth:`update` that the timings report next to the seconds
         (theory §3.3: PermELearn's Sinkhorn balancing), e.g. ``{"sweeps": 12}`` for the Sinkhorn
-        sweeps of the update; after :meth:`~onlinerank.learners.base.Learner.reset`.  A learner reporting ``"sweeps"`` gets the
+        sweeps of the update; after :meth:`~onlinerank.learners.base.Learner.reset`.  A learner reporting
+        ``"sweeps"`` gets the
         runtime table's ``sweep`` part (seconds per sweep) and ``sweeps_per_round``
         (:func:`onlinerank.timing.repeat_seconds`).  Default: no counters."""
         return {}
@@ -222,7 +226,8 @@ class Learner:
 
     def set_scores(self, S: np.ndarray) -> None:
         """Put the learner in the state reached after cumulative scores ``S`` (R, n), one
-        replicate per row (the replicate count becomes R); needs a prior :meth:`~onlinerank.learners.base.Learner.reset`."""
+        replicate per row (the replicate count becomes R); needs a prior
+        :meth:`~onlinerank.learners.base.Learner.reset`."""
         raise NotImplementedError(
             f"learner {self.name!r} cannot be put in a state S: its law is not a function of the "
             "cumulative scores"

@@ -26,7 +26,8 @@ so FPL's expected pairwise loss *is* available in closed form (``exact = True``,
 ``expected="mc"`` instead returns a Monte Carlo estimate over ``mc`` noise draws (then
 ``self.exact`` is ``False`` and ``self.last_expected_loss_se`` holds its standard error); its noise
 comes from a counter-based stream keyed by the round and the replicate's own state (a hash of its
-score row), never from the seeds of :meth:`~onlinerank.learners.base.Learner.rank`, so ``rank`` is unaffected and results do not
+score row), never from the seeds of :meth:`~onlinerank.learners.base.Learner.rank`, so ``rank`` is
+unaffected and results do not
 depend on how replicates are blocked.
 
 ``scale=0`` means no noise: FPL is then Follow-the-Leader exactly (stable sort of ``-S``, ties by

@@ -13,7 +13,8 @@ Loss range ``L`` of ``ellell`` per round (``bounds.hedge_loss_range``): binary f
 *not* a bound on the graded loss range).
 
 State: the ``(R, n!)`` cumulative losses; the ``(n!, n)`` permutation table (lexicographic) and
-position table are shared.  Exact expected loss ``sum_pi P(pi) ellell(pi, s_t)``; :meth:`~onlinerank.learners.base.Learner.rank`
+position table are shared.  Exact expected loss ``sum_pi P(pi) ellell(pi, s_t)``;
+:meth:`~onlinerank.learners.base.Learner.rank`
 samples one ranking per replicate by inverting the row's CDF at one uniform derived from the
 row's seed only.  Refuses ``n > 9`` (9! = 362880 rankings).
 """

@@ -323,7 +323,8 @@ class PermELearn(Learner):
         return out
 
     def sample_first_step(self) -> None:
-        """The part of :meth:`~onlinerank.learners.base.Learner.rank` that every draw performs: the residual of replicate 0 and
+        """The part of :meth:`~onlinerank.learners.base.Learner.rank` that every draw performs: the
+        residual of replicate 0 and
         the first step of its decomposition (one assignment problem on an n x n matrix).  Timing
         this gives a lower bound on the sampling cost where a whole draw is too slow to time
         (minutes at n = 1000)."""
