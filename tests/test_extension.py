@@ -8,6 +8,7 @@ and no verdict on the paper changes."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -15,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, snakemake
+from conftest import ROOT
 
 from onlinerank.io import read_table
 
@@ -39,6 +40,19 @@ def without_scores_law(module: str) -> str:
     assert "scores_law" not in cut and "set_scores" not in cut
     return cut.replace('name = "eps-ftl"', 'name = "eps-ftl-nolaw"').replace(
         "class EpsilonFTL(", "class EpsilonFTLNoLaw("
+    )
+
+
+def _snakemake(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    """Snakemake in the copy, importing the copy's package (not the checkout's editable install)."""
+    env = {**os.environ, "PYTHONPATH": str(repo / "src")}
+    return subprocess.run(
+        [sys.executable, "-m", "snakemake", *args],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
 
 
@@ -103,7 +117,7 @@ def test_the_recipes_followed_verbatim_extend_the_project(smoke_run, tmp_path):
     assert re.search(r"SKIPPED .*eps-ftl-nolaw.*scores_law", p.stdout), p.stdout[-3000:]
 
     # the smoke tier again: the new claims module and the new figure (nothing else reruns upstream)
-    r = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "2")
+    r = _snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "2")
     assert r.returncode == 0, r.stderr[-4000:]
     doc = json.loads((repo / "results-smoke" / "figures" / "claims.json").read_text())
     old = json.loads((smoke_run / "results-smoke" / "figures" / "claims.json").read_text())
@@ -123,7 +137,7 @@ def test_the_recipes_followed_verbatim_extend_the_project(smoke_run, tmp_path):
         results = re.search(r"^results_dir: (\S+)", files[config], re.M).group(1)
         stage = "lower" if label == "eps-ftl" else "upper"
         target = f"{results}/tables/sim_{stage}.csv"
-        r = snakemake(repo, target, "--configfile", config, "--cores", "2")
+        r = _snakemake(repo, target, "--configfile", config, "--cores", "2")
         assert r.returncode == 0, r.stderr[-4000:]
         rows = read_table(repo / target)
         column = "learner" if label == "eps-ftl" else "adversary"
