@@ -12,11 +12,11 @@ Two kinds of implementation live here:
 
 * the *literal references* :func:`plackett_luce_sequential` (Algorithm 3) and
   :func:`quicksort_reference` (Algorithm 2), plain Python/numpy, used as oracles by the tests;
-* the *fast samplers* (:func:`~onlinerank.samplers.plackett_luce`, :func:`~onlinerank.samplers.quicksort`
-and the per-row-seeded
-  :func:`plackett_luce_rows`, :func:`quicksort_rows`, the hot path of the simulator), compiled with
-  numba in :mod:`onlinerank._kernels.onlinerank` (imported lazily, on first call).  They draw from exactly the
-  same laws, computed as follows.
+* the *fast samplers* (:func:`~onlinerank.samplers.plackett_luce`,
+  :func:`~onlinerank.samplers.quicksort` and the per-row-seeded :func:`plackett_luce_rows`,
+  :func:`quicksort_rows`, the hot path of the simulator), compiled with numba in
+  :mod:`onlinerank._kernels.onlinerank` (imported lazily, on first call).  They draw from exactly
+  the same laws, computed as follows.
 
 Plackett–Luce (exponential race).  Give item u an independent clock ``E_u / w_u`` with
 ``E_u ~ Exp(1)``; the order of the arrival times is PL-distributed (the first arrival is u with
