@@ -51,9 +51,17 @@ def copy_repo(dst: Path) -> Path:
     return dst
 
 
-def snakemake(cwd: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess:
+def snakemake(
+    cwd: Path, *args: str, timeout: int = 900, env: dict | None = None
+) -> subprocess.CompletedProcess:
+    """Snakemake in ``cwd``; ``env`` replaces the environment (e.g. to import a copy's package)."""
     return subprocess.run(
-        [sys.executable, "-m", "snakemake", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "snakemake", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
     )
 
 

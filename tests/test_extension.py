@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, snakemake
 
 from onlinerank.io import read_table
 
@@ -45,15 +45,7 @@ def without_scores_law(module: str) -> str:
 
 def _snakemake(repo: Path, *args: str) -> subprocess.CompletedProcess:
     """Snakemake in the copy, importing the copy's package (not the checkout's editable install)."""
-    env = {**os.environ, "PYTHONPATH": str(repo / "src")}
-    return subprocess.run(
-        [sys.executable, "-m", "snakemake", *args],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    return snakemake(repo, *args, env={**os.environ, "PYTHONPATH": str(repo / "src")})
 
 
 def _changed_files(repo: Path, before: dict[str, bytes]) -> set[str]:

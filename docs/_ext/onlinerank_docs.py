@@ -74,6 +74,35 @@ def config_keys(schema: dict) -> list[tuple[str, str, str, str]]:
     return rows
 
 
+def _row(cells, literal_first: bool = False) -> nodes.row:
+    row = nodes.row()
+    for i, text in enumerate(cells):
+        entry = nodes.entry()
+        para = nodes.paragraph()
+        para += nodes.literal(text=text) if (literal_first and i == 0) else nodes.Text(text)
+        entry += para
+        row += entry
+    return row
+
+
+def _table(header, widths, rows) -> nodes.table:
+    """A docutils table: ``header``, column ``widths`` and ``rows``, the first cell of each row as
+    literal text (a key, a file, a column name)."""
+    table = nodes.table()
+    group = nodes.tgroup(cols=len(header))
+    table += group
+    for width in widths:
+        group += nodes.colspec(colwidth=width)
+    head = nodes.thead()
+    group += head
+    head += _row(header)
+    body = nodes.tbody()
+    group += body
+    for row in rows:
+        body += _row(row, literal_first=True)
+    return table
+
+
 class ConfigReference(Directive):
     """``config-reference``: a table of every config key from the schema."""
 
@@ -87,30 +116,7 @@ class ConfigReference(Directive):
             raise ExtensionError(
                 "config keys without a description in workflow/schemas/config.schema.yaml: " + ", ".join(bare)
             )
-        table = nodes.table()
-        group = nodes.tgroup(cols=4)
-        table += group
-        for width in (22, 12, 12, 54):
-            group += nodes.colspec(colwidth=width)
-        head = nodes.thead()
-        group += head
-        head += self._row(("key", "type", "default", "meaning"))
-        body = nodes.tbody()
-        group += body
-        for row in rows:
-            body += self._row(row, literal_first=True)
-        return [table]
-
-    @staticmethod
-    def _row(cells, literal_first: bool = False) -> nodes.row:
-        row = nodes.row()
-        for i, text in enumerate(cells):
-            entry = nodes.entry()
-            para = nodes.paragraph()
-            para += nodes.literal(text=text) if (literal_first and i == 0) else nodes.Text(text)
-            entry += para
-            row += entry
-        return row
+        return [_table(("key", "type", "default", "meaning"), (22, 12, 12, 54), rows)]
 
 
 def figure_rows() -> list[tuple[str, str, str, str]]:
@@ -129,19 +135,8 @@ class FigureCatalog(Directive):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        table = nodes.table()
-        group = nodes.tgroup(cols=4)
-        table += group
-        for width in (20, 50, 15, 15):
-            group += nodes.colspec(colwidth=width)
-        head = nodes.thead()
-        group += head
-        head += ConfigReference._row(("figure", "caption", "tables", "claims"))
-        body = nodes.tbody()
-        group += body
-        for name, caption, tables, claims in figure_rows():
-            body += ConfigReference._row((f"{name}.png", caption, tables, claims), literal_first=True)
-        return [table]
+        rows = [(f"{name}.png", caption, tables, claims) for name, caption, tables, claims in figure_rows()]
+        return [_table(("figure", "caption", "tables", "claims"), (20, 50, 15, 15), rows)]
 
 
 class TableReference(Directive):
@@ -163,19 +158,8 @@ class TableReference(Directive):
             para = nodes.paragraph()
             para += nodes.Text(f"{schema.description} Made by {made}" + (f"; {built}." if built else "."))
             section += para
-            table = nodes.table()
-            group = nodes.tgroup(cols=3)
-            table += group
-            for width in (22, 62, 16):
-                group += nodes.colspec(colwidth=width)
-            head = nodes.thead()
-            group += head
-            head += ConfigReference._row(("column", "meaning", "unit"))
-            body = nodes.tbody()
-            group += body
-            for c in schema.columns:
-                body += ConfigReference._row((c.name, c.meaning, c.unit or "—"), literal_first=True)
-            section += table
+            rows = [(c.name, c.meaning, c.unit or "—") for c in schema.columns]
+            section += _table(("column", "meaning", "unit"), (22, 62, 16), rows)
             out.append(section)
         return out
 
