@@ -85,7 +85,7 @@ def main(argv: list[str]) -> int:
     path = argv[0] if argv else "config/stress.yaml"
     with open(path) as f:
         config = yaml.safe_load(f)
-    validate_schema(config, "workflow/schemas/config.schema.yaml")
+    validate_schema(config, "src/onlinerank/config.schema.yaml")
     validate_config(config)
     unknown = sorted(set(argv[1:]) - set(STAGES))
     if unknown:

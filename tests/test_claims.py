@@ -23,7 +23,8 @@ from onlinerank.claims.stats import (
     interval_verdict,
     z_two_sided,
 )
-from onlinerank.config import ConfigError, validate_config
+from onlinerank.config import ConfigError
+from onlinerank.settings import load_settings
 
 T = np.array([100.0, 1000.0, 10000.0])
 
@@ -176,7 +177,7 @@ def test_a_missing_threshold_key_fails_before_any_work(smoke_config):
     cfg = copy.deepcopy(smoke_config)
     del cfg["claims"]["margins"]["lemma61"]
     with pytest.raises(ConfigError, match="claims.margins.lemma61"):
-        validate_config(cfg)
+        load_settings(cfg)
     validate_registry(smoke_config)  # the complete config passes
 
 
