@@ -5,6 +5,7 @@
 # any stage: its steps are not run and its claims are listed as not run.
 
 
+import os
 import sys
 
 from onlinerank.config import ConfigError

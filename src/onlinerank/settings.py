@@ -37,7 +37,7 @@ __all__ = [
     "setting_value",
 ]
 
-#: the config's JSON schema (YAML): types, ranges, descriptions and every default
+#: the config's JSON schema, a YAML file with the types, ranges, descriptions and every default
 SCHEMA_PATH = Path(__file__).with_name("config.schema.yaml")
 
 

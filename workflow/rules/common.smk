@@ -106,6 +106,4 @@ def claims_epilogue():
     `--config strict=true`, a non-zero exit if a claim of the paper FAILs)."""
     from onlinerank.claims.console import epilogue
 
-    epilogue(
-        rules.claims.output.json, f"{RES}/.claims_previous.json", strict=SETTINGS.strict
-    )
+    epilogue(rules.claims.output.json, f"{RES}/.claims_previous.json", strict=SETTINGS.strict)
