@@ -8,7 +8,8 @@
 import os
 import sys
 
-from onlinerank.config import ConfigError, validate_config, validate_schema
+from onlinerank.config import ConfigError
+from onlinerank.settings import load_settings
 
 # The default tier, unless --configfile names another file (which then replaces it entirely
 # rather than being merged into it, so a tier is exactly its own file).
@@ -17,9 +18,10 @@ if not workflow.overwrite_configfiles:
     configfile: "config/config.yaml"
 
 
+# the schema fills its defaults into `config` (Snakemake's dict, read by the rules); SETTINGS is
+# the same config typed (onlinerank.settings), built once here
 try:
-    validate_schema(config, os.path.join(workflow.basedir, "workflow", "schemas", "config.schema.yaml"))
-    validate_config(config)
+    SETTINGS = load_settings(config)
 except ConfigError as err:
     sys.exit(f"onlinerank: {err}")
 
@@ -55,4 +57,4 @@ rule all:
 
 
 onsuccess:
-    claims_epilogue(config)
+    claims_epilogue()

@@ -22,9 +22,9 @@ import yaml
 
 from onlinerank.adversaries import make_adversary
 from onlinerank.cells import STAGES, Cell, cell_game, groups_of, spec_params
-from onlinerank.config import validate_config, validate_schema
 from onlinerank.game import Game
 from onlinerank.learners import make_learner
+from onlinerank.settings import load_settings
 from onlinerank.simulate import simulate
 
 
@@ -85,8 +85,7 @@ def main(argv: list[str]) -> int:
     path = argv[0] if argv else "config/stress.yaml"
     with open(path) as f:
         config = yaml.safe_load(f)
-    validate_schema(config, "workflow/schemas/config.schema.yaml")
-    validate_config(config)
+    load_settings(config)  # validated, the schema's defaults filled in
     unknown = sorted(set(argv[1:]) - set(STAGES))
     if unknown:
         raise SystemExit(

@@ -161,5 +161,5 @@ def smoke_config() -> dict:
     from onlinerank.config import validate_schema
 
     cfg = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
-    validate_schema(cfg, ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    validate_schema(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
     return cfg

@@ -23,7 +23,8 @@ from onlinerank.claims.stats import (
     interval_verdict,
     z_two_sided,
 )
-from onlinerank.config import ConfigError, validate_config
+from onlinerank.config import ConfigError
+from onlinerank.settings import load_settings
 
 T = np.array([100.0, 1000.0, 10000.0])
 
@@ -175,9 +176,14 @@ def test_a_bad_entry_fails_at_registration_naming_it():
 def test_a_missing_threshold_key_fails_before_any_work(smoke_config):
     cfg = copy.deepcopy(smoke_config)
     del cfg["claims"]["margins"]["lemma61"]
-    with pytest.raises(ConfigError, match="claims.margins.lemma61"):
-        validate_config(cfg)
+    with pytest.raises(ValueError, match="claims.margins.lemma61"):
+        validate_registry(cfg)
     validate_registry(smoke_config)  # the complete config passes
+    # through the one builder the schema states the threshold's default, so it is never missing
+    load_settings(cfg)
+    assert cfg["claims"]["margins"]["lemma61"] == smoke_config["claims"]["margins"]["lemma61"]
+    with pytest.raises(ConfigError, match="config error at claims.margins.lemma61"):
+        load_settings(dict(copy.deepcopy(cfg), claims={"margins": {"lemma61": "wide"}}))
 
 
 # --- the smoke tier's document ----------------------------------------------------------------

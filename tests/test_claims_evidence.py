@@ -26,7 +26,7 @@ def _default_config() -> dict:
     from onlinerank.config import validate_schema
 
     cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
-    validate_schema(cfg, ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    validate_schema(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
     return cfg
 
 

@@ -38,6 +38,26 @@ def test_section_digest_changes_exactly_when_its_slice_changes(cfg):
     assert section_digest(changed, "seed") == section_digest(cfg, "seed")
 
 
+#: a valid edit of a learner's or adversary's parameters, by registered name (the digest is of a
+#: valid config: it is computed from the config's typed settings)
+SPEC_EDIT = {
+    "onlinerank": {"eta": 0.5},
+    "fpl": {"scale": 1.0},
+    "hedge": {"beta": 0.5},
+    "permelearn": {"eta": 0.5},
+    "mallows": {"phi": 0.3},
+    "cyclic": {"ties": "low"},
+    "graded": {"noise": 0.1},
+    "uniform": None,  # no parameter: the label is given another adversary's spec below
+}
+
+
+def _edit_spec(spec):
+    """``spec`` with one constructor parameter changed (None: it has none to change)."""
+    edit = SPEC_EDIT.get(spec["name"])
+    return None if edit is None else {**spec, **edit}
+
+
 def _two_groups(cfg):
     """Two job directories of the upper stage whose learners differ or that share none."""
     groups = groups_of(cfg, "upper")
@@ -58,9 +78,10 @@ def test_group_digest_follows_the_cells_learners_adversary_seed_and_checkpoints(
             elif edit == "checkpoints":
                 changed["checkpoints"] = changed.get("checkpoints", 12) + 1
             elif edit == "learner":
-                changed["learners"][learner]["extra_param_for_the_test"] = 1
+                changed["learners"][learner] = _edit_spec(changed["learners"][learner])
             elif edit == "adversary":
-                changed["adversaries"][adversary]["extra_param_for_the_test"] = 1
+                spec = changed["adversaries"][adversary]
+                changed["adversaries"][adversary] = _edit_spec(spec) or {"name": "popularity", "a": 2.0}
             else:
                 changed["upper"]["block_size"] = changed["upper"].get("block_size", 32) + 1
             assert group_digest(changed, g) != d, (g, edit)
@@ -72,14 +93,21 @@ def test_group_digest_ignores_what_other_jobs_read(cfg):
         d = group_digest(cfg, g)
         used = {c.learner for c in cells}
         changed = copy.deepcopy(cfg)
-        for lab in set(changed["learners"]) - used:
-            changed["learners"][lab]["extra_param_for_the_test"] = 1
-        for adv in set(changed["adversaries"]) - {cells[0].adversary}:
-            changed["adversaries"][adv]["extra_param_for_the_test"] = 1
+        edited = 0
+        for kind, labels in (
+            ("learners", set(changed["learners"]) - used),
+            ("adversaries", set(changed["adversaries"]) - {cells[0].adversary}),
+        ):
+            for lab in labels:
+                spec = _edit_spec(changed[kind][lab])
+                if spec is not None:
+                    changed[kind][lab] = spec
+                    edited += 1
+        assert edited >= 3, g
         for stage in STAGES:
             if stage != "upper" and changed.get(stage):
                 changed[stage]["block_size"] = changed[stage].get("block_size", 32) + 1
-        changed["lowerbound"] = {"edited": True}
+        changed["lowerbound"]["abg"]["T"] += 1
         changed["strict"] = True
         assert group_digest(changed, g) == d, g
 

@@ -10,10 +10,11 @@ import pytest
 import yaml
 from conftest import ROOT, copy_repo
 
-from onlinerank.config import ConfigError, validate_config, validate_schema
+from onlinerank.config import ConfigError
+from onlinerank.settings import load_settings
 
 SMOKE = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
-SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+SCHEMA = ROOT / "src" / "onlinerank" / "config.schema.yaml"
 
 
 def exp(cfg, stage="upper", i=0):
@@ -94,8 +95,7 @@ CASES = {
 
 
 def check(cfg):
-    validate_schema(cfg, SCHEMA)
-    validate_config(cfg)
+    load_settings(cfg)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -57,7 +57,7 @@ def test_the_plugin_example_is_one_lint_clean_file_the_conformance_suite_accepts
         f"extra = yaml.safe_load({yaml.safe_dump(config)!r});"
         "cfg['adversaries'].update(extra['adversaries']);"
         "cfg['upper']['experiments'] += extra['upper']['experiments'];"
-        "validate_schema(cfg, 'workflow/schemas/config.schema.yaml'); validate_config(cfg);"
+        "validate_schema(cfg, 'src/onlinerank/config.schema.yaml'); validate_config(cfg);"
         "assert 'runner-up' in o.ADVERSARIES; print(o.ADVERSARIES['runner-up'].__module__)"
     )
     p = subprocess.run([sys.executable, "-c", probe], cwd=repo, env=env, capture_output=True, text=True)

@@ -96,18 +96,24 @@ def test_module_file(repo):
     assert module_file("numpy", pkg) is None
 
 
-def fake_snakemake(log_path):
-    return SimpleNamespace(log=[str(log_path)] if log_path else [])
+@pytest.fixture
+def fake_snakemake(smoke_config):
+    """A step's ``snakemake`` object: its log files and the config the Snakefile validated."""
+
+    def make(log_path):
+        return SimpleNamespace(log=[str(log_path)] if log_path else [], config=smoke_config)
+
+    return make
 
 
-def test_run_writes_messages_to_the_rule_log(tmp_path):
+def test_run_writes_messages_to_the_rule_log(tmp_path, fake_snakemake):
     path = tmp_path / "step.log"
     run(fake_snakemake(path), lambda log: log.info("made %d rows", 7))
     assert "INFO made 7 rows" in path.read_text()
     assert not any(isinstance(h, logging.FileHandler) for h in logging.getLogger("onlinerank").handlers)
 
 
-def test_run_writes_the_traceback_of_a_failing_body_and_reraises(tmp_path):
+def test_run_writes_the_traceback_of_a_failing_body_and_reraises(tmp_path, fake_snakemake):
     path = tmp_path / "step.log"
 
     def body(log):
@@ -124,7 +130,7 @@ def test_run_writes_the_traceback_of_a_failing_body_and_reraises(tmp_path):
     assert logging.getLogger("onlinerank").handlers == []
 
 
-def test_run_without_a_log_file_reports_on_stderr(capsys):
+def test_run_without_a_log_file_reports_on_stderr(capsys, fake_snakemake):
     with pytest.raises(KeyError):
         run(fake_snakemake(None), lambda log: {}["missing"])
     assert "KeyError" in capsys.readouterr().err

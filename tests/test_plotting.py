@@ -1,5 +1,7 @@
 """regret_panels and learner_style: what a user sees in the regret figures."""
 
+import math
+
 import matplotlib
 import numpy as np
 import pytest
@@ -32,6 +34,24 @@ def bound_rows(n=N, Ts=TS):
     }
 
 
+#: OnlineRank variants at other rates, and two learners differing in a tag only
+OTHER_ETA = {
+    "onlinerank-pl-small": {"name": "onlinerank", "sampler": "plackett-luce", "eta": 0.05},
+    "onlinerank-pl-opt": {"name": "onlinerank", "sampler": "plackett-luce", "eta": "optimal"},
+    "pl-a": {"name": "onlinerank", "sampler": "plackett-luce", "eta": 0.1, "tag": "a"},
+    "pl-b": {"name": "onlinerank", "sampler": "plackett-luce", "eta": 0.1, "tag": "b"},
+}
+
+
+def recorded_eta(learner, T):
+    """The ``eta`` a simulation table records for ``learner`` at (N, T): the rate it resolved for
+    the single-choice game (M = n - 1); NaN for a learner without one."""
+    spec = {**LEARNERS, **OTHER_ETA}[learner]
+    if spec["name"] != "onlinerank":
+        return math.nan
+    return bounds.resolve_eta(spec["eta"], N, T, float(N - 1), "single")
+
+
 def rows_for(learner, means, sems=None, adversary="uniform"):
     sems = sems or [0.1 * m for m in means]
     return [
@@ -44,6 +64,8 @@ def rows_for(learner, means, sems=None, adversary="uniform"):
             "k": 1,
             "adversary": adversary,
             "learner": learner,
+            "M": float(N - 1),
+            "eta": recorded_eta(learner, T),
             "mean": m,
             "sem": s,
             "exact": True,
@@ -123,11 +145,7 @@ def test_symlog_threshold_is_the_decade_below_the_smallest_nonzero_value():
     assert symlog_threshold([0.0, float("nan")]) == 1.0
 
 
-VARIANTS = {
-    **LEARNERS,
-    "onlinerank-pl-small": {"name": "onlinerank", "sampler": "plackett-luce", "eta": 0.05},
-    "onlinerank-pl-opt": {"name": "onlinerank", "sampler": "plackett-luce", "eta": "optimal"},
-}
+VARIANTS = {**LEARNERS, **{lab: OTHER_ETA[lab] for lab in ("onlinerank-pl-small", "onlinerank-pl-opt")}}
 TITLE = "OnlineRank vs Theorem 3.1 (learning rate η = paper's η_p)"
 
 
@@ -181,10 +199,7 @@ def test_learner_style_without_the_config_still_separates_learning_rates():
 
 
 def test_identical_labels_get_the_config_key():
-    learners = {
-        "pl-a": {"name": "onlinerank", "sampler": "plackett-luce", "eta": 0.1, "tag": "a"},
-        "pl-b": {"name": "onlinerank", "sampler": "plackett-luce", "eta": 0.1, "tag": "b"},
-    }
+    learners = {lab: OTHER_ETA[lab] for lab in ("pl-a", "pl-b")}
     rows = rows_for("pl-a", [20.0, 70.0, 230.0]) + rows_for("pl-b", [21.0, 71.0, 231.0])
     fig = regret_panels(rows, bound_rows(), learners, "t")
     legend = {t.get_text() for t in fig.legends[0].get_texts()}

@@ -22,7 +22,7 @@ N_PE = [300, 1000, 2000, 3000]
 @pytest.fixture(scope="module")
 def config():
     cfg = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
-    validate_schema(cfg, ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    validate_schema(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
     cfg["runtime"].update(fit_min_n=1000, permelearn_min_exponent=1.7, speedup=100)
     return cfg
 

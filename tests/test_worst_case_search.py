@@ -8,11 +8,14 @@ per-round loop implementation of the staircase policy, and the numbers quoted in
 
 from __future__ import annotations
 
+import copy
 import re
 
 import numpy as np
 import pytest
 
+from onlinerank.config import ConfigError, validate_worst_case
+from onlinerank.settings import load_settings
 from onlinerank.simulate import exact_expected_regret
 from onlinerank.worst_case import estimate_states, exact_worst_regret, family_actions, sequence_regret
 from onlinerank.worst_case_search import (
@@ -30,7 +33,6 @@ from onlinerank.worst_case_tables import (
     largest_ratio_rows,
     replay_row,
     tightness_rows,
-    validate_worst_case,
 )
 
 LEARNERS = {
@@ -191,9 +193,20 @@ def test_sequence_cells_round_trip(family, n, k):
     np.testing.assert_array_equal(decode_sequence(text, n, family), seq)
 
 
+def with_worst_case(section):
+    """A whole config around the ``worst_case`` section ``section``: it is checked with the rest
+    of the config, by the one builder (:func:`onlinerank.settings.load_settings`)."""
+    return {
+        "seed": 1,
+        "learners": copy.deepcopy(LEARNERS),
+        "adversaries": {"uniform": {"name": "uniform"}},
+        "worst_case": section,
+    }
+
+
 @pytest.fixture(scope="module")
 def smoke_tables():
-    validate_worst_case(SMOKE, LEARNERS)
+    load_settings(with_worst_case(copy.deepcopy(SMOKE)))
     return comparison_rows(SMOKE, LEARNERS), tightness_rows(SMOKE)
 
 
@@ -277,14 +290,17 @@ def test_figures_render_from_the_tables(smoke_tables, tmp_path):
     ],
 )
 def test_validate_names_the_key_and_value(edit, key):
-    import copy
-
+    """Through the one validator (the schema's checks first, then the sizes of the dynamic
+    programs): one line naming the key and, but for an unknown key, the value."""
     sec = copy.deepcopy(SMOKE)
     edit(sec)
-    with pytest.raises(ValueError, match=re.escape(key)) as e:
-        validate_worst_case(sec, LEARNERS)
-    assert "\n" not in str(e.value) and "got" in str(e.value)
-    with pytest.raises(ValueError, match="mapping"):
+    with pytest.raises(ConfigError, match=re.escape(key)) as e:
+        load_settings(with_worst_case(sec))
+    msg = str(e.value)
+    assert "\n" not in msg and ("got" in msg or "unknown key" in msg), msg
+    with pytest.raises(ConfigError, match=r"config error at worst_case: .* not of type 'object'"):
+        load_settings(with_worst_case([{"family": "choice", "n": 3, "T": [10]}]))
+    with pytest.raises(ConfigError, match="worst_case: must be a mapping"):
         validate_worst_case([{"family": "choice", "n": 3, "T": [10]}], LEARNERS)
 
 

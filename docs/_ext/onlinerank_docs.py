@@ -17,7 +17,7 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+SCHEMA = ROOT / "src" / "onlinerank" / "config.schema.yaml"
 
 
 def public_modules() -> list[str]:
@@ -114,7 +114,7 @@ class ConfigReference(Directive):
         bare = [key for key, _, _, text in rows if not text.strip()]
         if bare:
             raise ExtensionError(
-                "config keys without a description in workflow/schemas/config.schema.yaml: " + ", ".join(bare)
+                "config keys without a description in src/onlinerank/config.schema.yaml: " + ", ".join(bare)
             )
         return [_table(("key", "type", "default", "meaning"), (22, 12, 12, 54), rows)]
 

@@ -13,9 +13,9 @@ simulated in, so the tables do not depend on the split either.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from .adversaries import make_adversary
 from .game import Game
@@ -23,6 +23,10 @@ from .learners import make_learner
 from .results import SimResult
 from .simulate import simulate
 from .table_schemas import STAGES
+
+if TYPE_CHECKING:
+    from .settings import Settings
+
 
 __all__ = [
     "STAGES",
@@ -99,61 +103,55 @@ def spec_params(spec: dict) -> dict:
     return {k: v for k, v in spec.items() if k != "name"}
 
 
-def cell_game(config: dict, cell: Cell) -> Game:
+def _settings(config: Settings | Mapping) -> Settings:
+    from .settings import as_settings
+
+    return as_settings(config)
+
+
+def cell_game(config: Settings | Mapping, cell: Cell) -> Game:
     """The cell's :class:`~onlinerank.game.Game`; graded feedback takes M from its adversary
-    (``adv.M(n)``)."""
+    (``adv.M(n)``, theory §1.1)."""
     M = None
     if cell.family == "graded":
-        aspec = config["adversaries"][cell.adversary]
+        aspec = _settings(config).adversary(cell.adversary)
         M = float(cast(float, make_adversary(aspec["name"], **spec_params(aspec)).M(cell.n)))
     return cell.game(M)
 
 
-def cells_of(config: dict, stage: str = "upper") -> list[Cell]:
-    """All cells of a stage, in a fixed order."""
-    sec = config.get(stage) or {}
-    bs = int(sec.get("block_size", 32))
-    split = tuple(sec.get("split", DEFAULT_SPLIT))
-    cells = []
-    for ex in sec.get("experiments", []):
-        for adv in ex["adversaries"]:
-            for lrn in ex["learners"]:
-                for n in ex["n"]:
-                    for k in ex.get("k", [1]):
-                        for T in ex["T"]:
-                            cells.append(
-                                Cell(
-                                    stage,
-                                    ex["name"],
-                                    adv,
-                                    lrn,
-                                    ex["family"],
-                                    int(n),
-                                    int(k),
-                                    int(T),
-                                    int(ex["replicates"]),
-                                    bs,
-                                    bool(ex.get("sample", True)),
-                                    split,
-                                )
-                            )
-    return cells
+def cells_of(config: Settings | Mapping, stage: str = "upper") -> list[Cell]:
+    """All cells of a stage, in a fixed order (theory §5)."""
+    sec = _settings(config).stages.get(stage)
+    if sec is None:
+        return []
+    return [
+        Cell(
+            stage, ex.name, adv, lrn, ex.family, n, k, T, ex.replicates, sec.block_size, ex.sample, sec.split
+        )
+        for ex in sec.experiments
+        for adv in ex.adversaries
+        for lrn in ex.learners
+        for n in ex.n
+        for k in ex.k
+        for T in ex.T
+    ]
 
 
-def stage_cells(config: dict) -> dict[str, list[Cell]]:
+def stage_cells(config: Settings | Mapping) -> dict[str, list[Cell]]:
     """Cells of every configured stage."""
-    return {s: cells_of(config, s) for s in STAGES if config.get(s)}
+    settings = _settings(config)
+    return {s: cells_of(settings, s) for s in settings.stages}
 
 
-def groups_of(config: dict, stage: str) -> dict[str, list[Cell]]:
+def groups_of(config: Settings | Mapping, stage: str) -> dict[str, list[Cell]]:
     """Cells of a stage grouped by job directory (see :attr:`Cell.group`), in config order."""
     out: dict[str, list[Cell]] = {}
-    for c in cells_of(config, stage):
+    for c in cells_of(_settings(config), stage):
         out.setdefault(c.group, []).append(c)
     return out
 
 
-def find_group(config: dict, group: str) -> list[Cell]:
+def find_group(config: Settings | Mapping, group: str) -> list[Cell]:
     """The cells of job directory ``group`` (raises ``KeyError`` if the config has none)."""
     stage = group.split("/", 1)[0]
     if stage in STAGES:
@@ -164,24 +162,25 @@ def find_group(config: dict, group: str) -> list[Cell]:
 
 
 def run_block(
-    config: dict, cell: Cell, block: int, progress: Callable[[int, int], None] | None = None
+    config: Settings | Mapping, cell: Cell, block: int, progress: Callable[[int, int], None] | None = None
 ) -> SimResult:
     """Simulate replicates of block ``block`` of ``cell``."""
-    lspec = config["learners"][cell.learner]
-    aspec = config["adversaries"][cell.adversary]
+    settings = _settings(config)
+    lspec = settings.learner(cell.learner)
+    aspec = settings.adversary(cell.adversary)
     learner = make_learner(lspec["name"], **spec_params(lspec))
     adversary = make_adversary(aspec["name"], **spec_params(aspec))
     lo, hi = cell.block_range(block)
     res = simulate(
         learner,
         adversary,
-        cell_game(config, cell),
+        cell_game(settings, cell),
         hi - lo,
-        seed=int(config["seed"]),
+        seed=settings.seed,
         cell=cell.stream_names,
         rep_start=lo,
         learner_label=cell.learner,
-        K=int(config.get("checkpoints", 12)),
+        K=settings.checkpoints,
         sample=cell.sample,
         progress=progress,
     )
@@ -192,8 +191,9 @@ def run_block(
 
 
 def run_group_block(
-    config: dict, group: str, block: int, progress: Callable[[int, int], None] | None = None
+    config: Settings | Mapping, group: str, block: int, progress: Callable[[int, int], None] | None = None
 ) -> dict[str, SimResult]:
     """Simulate block ``block`` of every cell of job directory ``group``; keys are
     :attr:`Cell.key`."""
-    return {c.key: run_block(config, c, block, progress) for c in find_group(config, group)}
+    settings = _settings(config)
+    return {c.key: run_block(settings, c, block, progress) for c in find_group(settings, group)}

@@ -1,29 +1,40 @@
 """The pipeline config: schema validation with one-line errors, semantic validation, and the
 digests that make Snakemake rerun exactly the steps a config edit affects.
 
-Validation happens before any job runs (``Snakefile``): first the JSON schema
-(``workflow/schemas/config.schema.yaml``: types, ranges, unknown keys — an error names the key,
-with a close-match suggestion for a misspelt one), then :func:`validate_config` (unknown
-learner/adversary names, impossible games, learners that refuse a game, the claim registry's
+Validation happens before any job runs, in :func:`onlinerank.settings.load_settings` (the
+``Snakefile`` calls it once): first the JSON schema (``config.schema.yaml`` in the package: types,
+ranges, unknown keys — an error names the key, with a close-match suggestion for a misspelt one;
+it fills in every default), then :func:`validate_config` (unknown learner/adversary names,
+impossible games, learners that refuse a game, the exact worst cases' sizes, the claim registry's
 config keys).  Every error is a :class:`ConfigError` whose message names the key and the value.
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import os
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .adversaries import ADVERSARIES, make_adversary
 from .cells import STAGES, cell_game, cells_of, find_group, spec_params
 from .learners import LEARNERS, make_learner
 from .provenance import config_digest
+from .worst_case import DP_FAMILIES, MAX_STATES, _check_size, dp_learner
+from .worst_case_tables import _max_n
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from .settings import Settings
 
 __all__ = [
     "ConfigError",
     "validate_schema",
     "validate_config",
+    "validate_worst_case",
     "resolve_output_dirs",
     "output_dirs",
     "config_digest",
@@ -45,7 +56,7 @@ def _short(value, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def validate_schema(config: dict, schema_path: str | Path) -> None:
+def validate_schema(config: dict, schema_path: str | Path | None = None) -> None:
     """Validate ``config`` against the JSON schema (YAML file) and fill in its defaults.
 
     Raises :class:`ConfigError` with one line naming the offending key (``a.b[2].c``); for an
@@ -54,7 +65,9 @@ def validate_schema(config: dict, schema_path: str | Path) -> None:
     import jsonschema
     import yaml
 
-    schema = yaml.safe_load(Path(schema_path).read_text())
+    from .settings import SCHEMA_PATH
+
+    schema = yaml.safe_load(Path(schema_path or SCHEMA_PATH).read_text())
     validator_cls = jsonschema.validators.validator_for(schema)
 
     def set_defaults(validator, properties, instance, schema_):
@@ -113,18 +126,22 @@ def output_dirs(path: str | os.PathLike) -> tuple[str, str]:
     return config["results_dir"], config["figures_dir"]
 
 
-def validate_config(config: dict) -> None:
-    """Semantic checks beyond the JSON schema; raises :class:`ConfigError` naming key and value.
+def validate_config(config: dict) -> Settings:
+    """Semantic checks beyond the JSON schema, on a config the schema has validated and filled
+    (:func:`onlinerank.settings.load_settings` runs both); returns the typed
+    :class:`~onlinerank.settings.Settings`; raises :class:`ConfigError` naming key and value.
 
     Instantiates every learner and adversary (unknown names, bad parameters) and builds every
-    game (n < 2, k > n, k > n/2 for k-choice, T < 1, ...), checks the claim registry's config
-    keys, so nothing runs on a bad config.
+    game (n < 2, k > n, k > n/2 for k-choice, T < 1, ...), checks the worst cases' sizes and the
+    claim registry's config keys, so nothing runs on a bad config (theory §5).
     """
+    from .settings import _typed
+
     for kind, registry, make in (
         ("learners", LEARNERS, make_learner),
         ("adversaries", ADVERSARIES, make_adversary),
     ):
-        specs = config.get(kind, {})
+        specs = config[kind]
         if not isinstance(specs, dict):
             _fail(kind, specs, "must be a mapping of label -> {name: ..., params}")
         for label, spec in specs.items():
@@ -143,34 +160,31 @@ def validate_config(config: dict) -> None:
                 make(spec["name"], **spec_params(spec))
             except (TypeError, ValueError) as e:
                 _fail(f"{kind}.{label}", spec, str(e))
-    if "strict" in config:  # --config strict=true arrives as the string "true"
-        config["strict"] = config["strict"] in (True, "true")
+    # --config strict=true arrives as the string "true"
+    config["strict"] = config["strict"] in (True, "true")
+    settings = _typed(config)
     for stage in STAGES:
-        _validate_stage(config, stage)
+        _validate_stage(config, settings, stage)
     _validate_runtime(config)
     if config.get("worst_case"):
-        from .worst_case_tables import validate_worst_case
-
-        try:
-            validate_worst_case(config["worst_case"], config.get("learners", {}))
-        except ValueError as e:
-            raise ConfigError(str(e)) from None
+        validate_worst_case(config["worst_case"], config["learners"])
     from .claims import validate_registry
 
     try:
         validate_registry(config)
     except ValueError as e:
         raise ConfigError(str(e)) from None
+    return settings
 
 
-def _validate_stage(config: dict, stage: str) -> None:
+def _validate_stage(config: dict, settings: Settings, stage: str) -> None:
     sec = config.get(stage)
     if sec is None:
         return
-    bs = sec.get("block_size", 32)
+    bs = sec["block_size"]
     if isinstance(bs, bool) or not isinstance(bs, int) or bs < 1:
         _fail(f"{stage}.block_size", bs, "must be a positive integer")
-    exps = sec.get("experiments", [])
+    exps = sec["experiments"]
     if not exps:
         _fail(f"{stage}.experiments", exps, "needs at least one experiment")
     names = set()
@@ -181,8 +195,8 @@ def _validate_stage(config: dict, stage: str) -> None:
             _fail(f"{where}.name", name, "duplicate experiment name")
         names.add(name)
         for key, pool in (
-            ("adversaries", config.get("adversaries", {})),
-            ("learners", config.get("learners", {})),
+            ("adversaries", config["adversaries"]),
+            ("learners", config["learners"]),
         ):
             labels = ex.get(key, [])
             if not labels:
@@ -191,7 +205,7 @@ def _validate_stage(config: dict, stage: str) -> None:
                 if lab not in pool:
                     _fail(f"{where}.{key}", lab, f"not defined under top-level '{key}'")
         for key in ("n", "k", "T"):
-            vals = ex.get(key, [1] if key == "k" else [])
+            vals = ex[key]
             if not vals:
                 _fail(f"{where}.{key}", vals, "grid must not be empty")
             if len(set(vals)) != len(vals):
@@ -199,14 +213,14 @@ def _validate_stage(config: dict, stage: str) -> None:
         reps = ex.get("replicates")
         if isinstance(reps, bool) or not isinstance(reps, int) or reps < 1:
             _fail(f"{where}.replicates", reps, "must be a positive integer")
-    for cell in cells_of(config, stage):
+    for cell in cells_of(settings, stage):
         where = f"{stage}.experiments[{cell.experiment}]"
         aspec = config["adversaries"][cell.adversary]
         adv = make_adversary(aspec["name"], **spec_params(aspec))
         if cell.family == "graded" and not adv.implements("M"):
             _fail(f"adversaries.{cell.adversary}", aspec["name"], "cannot state M for graded feedback")
         try:
-            game = cell_game(config, cell)
+            game = cell_game(settings, cell)
         except ValueError as e:
             _fail(where, (cell.n, cell.k, cell.T), str(e))
         try:
@@ -247,19 +261,160 @@ def section_digest(config: dict, *keys: str) -> str:
     return config_digest({k: config.get(k) for k in keys})
 
 
-def group_digest(config: dict, group: str) -> str:
+def group_digest(config: Settings | Mapping, group: str) -> str:
     """Digest of everything that determines the results of job directory ``group``: its cells
     (learner, horizon T, replicates, block size, sampling), the specs of its learners and
     adversary, the seed and the number of checkpoints.  Used as the ``params`` of the simulate
     rule, so that editing a grid, a learner or an adversary in the config reruns exactly the jobs
     it changes (Snakemake does not look inside the config by itself)."""
-    cells = find_group(config, group)
+    from .settings import as_settings
+
+    settings = as_settings(config)
+    cells = find_group(settings, group)
     return config_digest(
         {
             "cells": [asdict(c) for c in cells],
-            "learners": {c.learner: config["learners"][c.learner] for c in cells},
-            "adversary": config["adversaries"][cells[0].adversary],
-            "seed": config["seed"],
-            "checkpoints": config.get("checkpoints", 12),
+            "learners": {c.learner: settings.learner(c.learner) for c in cells},
+            "adversary": settings.adversary(cells[0].adversary),
+            "seed": settings.seed,
+            "checkpoints": settings.checkpoints,
         }
     )
+
+
+# --------------------------------------------------------------------------------------------
+# The worst_case section (theory §3.4: the sizes of the exact dynamic programs)
+# --------------------------------------------------------------------------------------------
+
+_WORST_CASE_KEYS = ("exact", "family", "k", "max_states", "learners", "comparison", "tightness", "search")
+
+
+def _wc_fail(key: str, value, why: str) -> None:
+    _fail(f"worst_case.{key}" if key else "worst_case", value, why)
+
+
+def _int(key: str, v, lo: int = 1) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+        _wc_fail(key, v, f"must be an integer >= {lo}")
+    return v
+
+
+def _ints(key: str, v, lo: int = 1) -> list[int]:
+    if not isinstance(v, list) or not v:
+        _wc_fail(key, v, "must be a non-empty list of integers")
+    return [_int(key, x, lo) for x in v]
+
+
+def _mapping(key: str, v, allowed: tuple[str, ...]) -> dict:
+    if not isinstance(v, dict):
+        _wc_fail(key, v, f"must be a mapping with keys among {', '.join(allowed)}")
+    for x in v:
+        if x not in allowed:
+            _wc_fail(f"{key}.{x}" if key else x, v[x], f"unknown key; allowed: {', '.join(allowed)}")
+    return v
+
+
+def _points(key: str, v, T_list: bool) -> list[dict]:
+    if not isinstance(v, list):
+        _wc_fail(key, v, "must be a list of {n, T} points")
+    for i, p in enumerate(v):
+        _mapping(f"{key}[{i}]", p, ("n", "T"))
+        if "n" not in p or "T" not in p:
+            _wc_fail(f"{key}[{i}]", p, "needs n and T")
+        _int(f"{key}[{i}].n", p["n"], 2)
+        (_ints if T_list else _int)(f"{key}[{i}].T", p["T"])
+    return v
+
+
+def validate_worst_case(section: dict, learners: dict) -> None:
+    """Check the ``worst_case`` section against :func:`onlinerank.worst_case.exact_worst_regret`'s
+    rules (theory §3.4 DP sizes) before any work, as part of :func:`validate_config` (the one
+    place that calls it); raises a one-line :class:`ConfigError` naming the key and the value.
+
+    ``learners`` is the config's ``learners`` mapping (label -> spec).  Checked: known keys,
+    families in the package's vocabulary, integer sizes, every learner label known and with a
+    law that is a function of S, registered adversaries that produce the family, and the
+    estimated states of every DP instance against ``max_states``.
+    """
+    if not isinstance(section, dict):
+        _wc_fail("", section, "must be a mapping (the former list of cases goes under worst_case.exact)")
+    _mapping("", section, _WORST_CASE_KEYS)
+    cap = section.get("max_states", MAX_STATES)
+    if isinstance(cap, bool) or not isinstance(cap, int | float) or not cap >= 1:
+        _wc_fail("max_states", cap, "must be a number >= 1")
+    for i, case in enumerate(section.get("exact", [])):
+        where = f"exact[{i}]"
+        _mapping(where, case, ("family", "n", "k", "T", "eta_factor"))
+        fam = case["family"]
+        if fam not in DP_FAMILIES:
+            _wc_fail(f"{where}.family", fam, f"must be one of {', '.join(DP_FAMILIES)}")
+        n, k = _int(f"{where}.n", case.get("n"), 2), _int(f"{where}.k", case["k"])
+        for T in _ints(f"{where}.T", case.get("T")):
+            _check_dp(f"{where}.T", "onlinerank", n, T, fam, k, cap)
+        for f in case.get("eta_factor", [1.0]):
+            if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
+                _wc_fail(f"{where}.eta_factor", f, "must be positive numbers")
+    fam = section["family"]
+    if fam not in DP_FAMILIES:
+        _wc_fail("family", fam, f"must be one of {', '.join(DP_FAMILIES)}")
+    k = _int("k", section["k"])
+    labels = section.get("learners", [])
+    if not isinstance(labels, list):
+        _wc_fail("learners", labels, "must be a list of learner labels")
+    specs = {}
+    for lab in labels:
+        if lab not in learners:
+            _wc_fail("learners", lab, f"unknown learner label; known: {', '.join(sorted(learners))}")
+        specs[lab] = learners[lab]
+        try:
+            dp_learner(learners[lab], max(2 * k, 3), 2, fam, k)
+        except ValueError as e:
+            _wc_fail("learners", lab, str(e))
+    comp = _mapping("comparison", section.get("comparison", {}), ("exact", "search", "adversaries", "max_n"))
+    if comp and not labels:
+        _wc_fail("learners", labels, "the comparison needs at least one learner")
+    max_n = _mapping("comparison.max_n", comp.get("max_n", {}), tuple(labels) + _names(specs))
+    for key, v in max_n.items():
+        _int(f"comparison.max_n.{key}", v, 2)
+    for i, p in enumerate(_points("comparison.exact", comp.get("exact", []), T_list=False)):
+        for lab, spec in specs.items():
+            if p["n"] <= _max_n(max_n, lab, spec):
+                _check_dp(f"comparison.exact[{i}].T", spec, p["n"], p["T"], fam, k, cap)
+    _points("comparison.search", comp.get("search", []), T_list=False)
+    advs = comp.get("adversaries", [])
+    if not isinstance(advs, list):
+        _wc_fail("comparison.adversaries", advs, "must be a list of registered adversary names")
+    for a in advs:
+        if a not in ADVERSARIES:
+            _wc_fail(
+                "comparison.adversaries", a, f"unknown adversary; known: {', '.join(sorted(ADVERSARIES))}"
+            )
+        if fam not in ADVERSARIES[a].families:
+            _wc_fail("comparison.adversaries", a, f"does not produce {fam!r} feedback")
+    tight = _mapping("tightness", section.get("tightness", {}), ("eta_factor", "exact", "search", "width"))
+    if "width" in tight:
+        _int("tightness.width", tight["width"], 0)
+    for f in tight.get("eta_factor", [1.0]):
+        if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
+            _wc_fail("tightness.eta_factor", f, "must be positive numbers")
+    for i, p in enumerate(_points("tightness.exact", tight.get("exact", []), T_list=True)):
+        for T in p["T"]:
+            _check_dp(f"tightness.exact[{i}].T", "onlinerank", p["n"], T, fam, k, cap)
+    _points("tightness.search", tight.get("search", []), T_list=True)
+    srch = _mapping("search", section.get("search", {}), ("width", "max_evals"))
+    for key in ("width", "max_evals"):
+        if key in srch:
+            _int(f"search.{key}", srch[key])
+
+
+def _names(specs: dict) -> tuple[str, ...]:
+    return tuple(sorted({s["name"] for s in specs.values()}))
+
+
+def _check_dp(key: str, learner, n: int, T: int, family: str, k: int, cap: float) -> None:
+    try:
+        _, lrn, law = dp_learner(learner, n, T, family, k)
+        _check_size(n, T, family, k, law == "labelled", cap)
+    except ValueError as e:
+        name = learner if isinstance(learner, str) else learner["name"]
+        _wc_fail(key, T, f"{name}: {e}")

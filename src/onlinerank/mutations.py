@@ -375,8 +375,9 @@ def evaluate_claims(tables: Mapping[str, list[dict]], config: Mapping, ids: list
     verdict rule and alpha as ``claims.json``; statistics of theory §2.4, §3.2)."""
     from .claims import REGISTRY
     from .claims.report import evaluate
+    from .settings import as_settings
 
-    alpha = float((config.get("claims") or {}).get("alpha", 0.05))
+    alpha = as_settings(config).claims.alpha
     return {cid: evaluate(REGISTRY[cid], tables, config, alpha) for cid in ids}
 
 

@@ -118,8 +118,10 @@ def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tu
 
 
 def run(snakemake: Any, body: Callable[[logging.Logger], None]) -> None:
-    """Run a step's ``body(log)`` with the rule's log file as the logger's destination; on an
-    exception the traceback goes to the log file as well, then the step fails."""
+    """Run a step's ``body(log)`` with the rule's log file as the logger's destination, after
+    typing the job's config (:func:`onlinerank.settings.pipeline_settings`: the ``Snakefile``
+    validated it); on an exception the traceback goes to the log file as well, then the step
+    fails."""
     log = logging.getLogger("onlinerank")
     log.setLevel(logging.INFO)
     path = snakemake.log[0] if len(snakemake.log) else None
@@ -127,6 +129,9 @@ def run(snakemake: Any, body: Callable[[logging.Logger], None]) -> None:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     try:
+        from .settings import pipeline_settings
+
+        pipeline_settings(snakemake.config)  # the config the Snakefile validated, typed once
         body(log)
     except BaseException:
         log.error("step failed:\n%s", traceback.format_exc())

@@ -193,16 +193,21 @@ def learner_style(spec: dict, label: str, learners: dict | None = None) -> dict:
 _PAPER_ETA_CLAIM = re.compile(r"\s*\((?:learning rate )?η = (?:the )?paper's η_p\)")
 
 
-def _title_eta(title: str, labels, learners: dict) -> str:
+def _title_eta(title: str, rows, learners: dict) -> str:
     """``title`` without a claim that OnlineRank uses the paper's η_p when some OnlineRank learner
-    of the figure does not (the legend names each learner's η)."""
-    from .learners.onlinerank import eta_text
+    of the figure does not (the legend names each learner's η).  Whether a learner ran at η_p is
+    read from the rate its rows recorded (theory §3.2,
+    :func:`~onlinerank.learners.onlinerank.ran_at_paper_eta`); a learner configured at Corollary
+    3.2's stated rate is named by that rate."""
+    from .learners.onlinerank import eta_text, ran_at_paper_eta
 
-    rates = {
-        eta_text(learners[lab].get("eta", "paper"))
-        for lab in labels
-        if learners.get(lab, {}).get("name") == "onlinerank"
-    }
+    rates = set()
+    for r in rows:
+        spec = learners.get(r["learner"], {})
+        if spec.get("name") != "onlinerank":
+            continue
+        paper = spec.get("eta") != "stated" and ran_at_paper_eta(r)
+        rates.add("η_p" if paper else eta_text(spec["eta"]))
     if rates <= {"η_p"} or not _PAPER_ETA_CLAIM.search(title):
         return title
     if "η_p" in rates:
@@ -362,7 +367,10 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
         frameon=False,
         fontsize=7.5,
     )
-    title = _title_eta(title, labels, learners) + " — means with 95% bands (normal, per cell)"
+    title = (
+        _title_eta(title, [r for key in keys for r in panels[key]], learners)
+        + " — means with 95% bands (normal, per cell)"
+    )
     # wrapped to the figure's width (about 11 characters of the 10-point title per inch)
     title = textwrap.fill(title, width=int(11 * fig.get_figwidth()))
     fig.suptitle(title, y=0.998)

@@ -2,7 +2,8 @@
 comparison) and how tight Theorem 3.1 is — findings beyond the paper (theory §3.2–§3.4).
 
 Entry points take the config's ``worst_case`` section (and the ``learners`` mapping) and return
-tidy rows; :func:`validate_worst_case` checks the section.  Section shape::
+tidy rows; the section is checked with the rest of the config
+(:func:`onlinerank.settings.load_settings`) before any of them runs.  Section shape::
 
     worst_case:
       exact: [{family, n, k, T: [...], eta_factor: [...]}]   # OnlineRank table (worst_case_rows)
@@ -37,11 +38,8 @@ from typing import cast
 import numpy as np
 
 from .worst_case import (
-    DP_FAMILIES,
     MAX_STATES,
     WorstCaseResult,
-    _check_size,
-    dp_learner,
     exact_worst_regret,
     sequence_regret,
     theorem31_eta,
@@ -55,10 +53,7 @@ __all__ = [
     "largest_ratio_rows",
     "replay_row",
     "tightness_rows",
-    "validate_worst_case",
 ]
-
-_KEYS = ("exact", "family", "k", "max_states", "learners", "comparison", "tightness", "search")
 
 
 # --------------------------------------------------------------------------------------------
@@ -101,145 +96,10 @@ def replay_row(row: dict, learners: dict) -> float:
     return sequence_regret(seq, eta=float(row["eta"]), family=row["family"], k=int(row["k"]))
 
 
-# --------------------------------------------------------------------------------------------
-# Validation
-# --------------------------------------------------------------------------------------------
-
-
-def _fail(key: str, value, why: str) -> None:
-    where = f"worst_case.{key}" if key else "worst_case"
-    raise ValueError(f"config error at {where}: {why} (got {value!r})")
-
-
-def _int(key: str, v, lo: int = 1) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-        _fail(key, v, f"must be an integer >= {lo}")
-    return v
-
-
-def _ints(key: str, v, lo: int = 1) -> list[int]:
-    if not isinstance(v, list) or not v:
-        _fail(key, v, "must be a non-empty list of integers")
-    return [_int(key, x, lo) for x in v]
-
-
-def _mapping(key: str, v, allowed: tuple[str, ...]) -> dict:
-    if not isinstance(v, dict):
-        _fail(key, v, f"must be a mapping with keys among {', '.join(allowed)}")
-    for x in v:
-        if x not in allowed:
-            _fail(f"{key}.{x}" if key else x, v[x], f"unknown key; allowed: {', '.join(allowed)}")
-    return v
-
-
-def _points(key: str, v, T_list: bool) -> list[dict]:
-    if not isinstance(v, list):
-        _fail(key, v, "must be a list of {n, T} points")
-    for i, p in enumerate(v):
-        _mapping(f"{key}[{i}]", p, ("n", "T"))
-        if "n" not in p or "T" not in p:
-            _fail(f"{key}[{i}]", p, "needs n and T")
-        _int(f"{key}[{i}].n", p["n"], 2)
-        (_ints if T_list else _int)(f"{key}[{i}].T", p["T"])
-    return v
-
-
-def validate_worst_case(section: dict, learners: dict) -> None:
-    """Check the ``worst_case`` section against :func:`onlinerank.worst_case.exact_worst_regret`'s
-    rules (theory §3.4 DP sizes) before any work; raises a one-line ``ValueError`` naming the
-    key and the value.
-
-    ``learners`` is the config's ``learners`` mapping (label -> spec).  Checked: known keys,
-    families in the package's vocabulary, integer sizes, every learner label known and with a
-    law that is a function of S, registered adversaries that produce the family, and the
-    estimated states of every DP instance against ``max_states``.
-    """
-    if not isinstance(section, dict):
-        _fail("", section, "must be a mapping (the former list of cases goes under worst_case.exact)")
-    _mapping("", section, _KEYS)
-    cap = section.get("max_states", MAX_STATES)
-    if isinstance(cap, bool) or not isinstance(cap, int | float) or not cap >= 1:
-        _fail("max_states", cap, "must be a number >= 1")
-    for i, case in enumerate(section.get("exact", [])):
-        where = f"exact[{i}]"
-        _mapping(where, case, ("family", "n", "k", "T", "eta_factor"))
-        fam = case.get("family", "single")
-        if fam not in DP_FAMILIES:
-            _fail(f"{where}.family", fam, f"must be one of {', '.join(DP_FAMILIES)}")
-        n, k = _int(f"{where}.n", case.get("n"), 2), _int(f"{where}.k", case.get("k", 1))
-        for T in _ints(f"{where}.T", case.get("T")):
-            _check_dp(f"{where}.T", "onlinerank", n, T, fam, k, cap)
-        for f in case.get("eta_factor", [1.0]):
-            if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
-                _fail(f"{where}.eta_factor", f, "must be positive numbers")
-    fam = section.get("family", "single")
-    if fam not in DP_FAMILIES:
-        _fail("family", fam, f"must be one of {', '.join(DP_FAMILIES)}")
-    k = _int("k", section.get("k", 1))
-    labels = section.get("learners", [])
-    if not isinstance(labels, list):
-        _fail("learners", labels, "must be a list of learner labels")
-    specs = {}
-    for lab in labels:
-        if lab not in learners:
-            _fail("learners", lab, f"unknown learner label; known: {', '.join(sorted(learners))}")
-        specs[lab] = learners[lab]
-        try:
-            dp_learner(learners[lab], max(2 * k, 3), 2, fam, k)
-        except ValueError as e:
-            _fail("learners", lab, str(e))
-    comp = _mapping("comparison", section.get("comparison", {}), ("exact", "search", "adversaries", "max_n"))
-    if comp and not labels:
-        _fail("learners", labels, "the comparison needs at least one learner")
-    max_n = _mapping("comparison.max_n", comp.get("max_n", {}), tuple(labels) + _names(specs))
-    for key, v in max_n.items():
-        _int(f"comparison.max_n.{key}", v, 2)
-    for i, p in enumerate(_points("comparison.exact", comp.get("exact", []), T_list=False)):
-        for lab, spec in specs.items():
-            if p["n"] <= _max_n(max_n, lab, spec):
-                _check_dp(f"comparison.exact[{i}].T", spec, p["n"], p["T"], fam, k, cap)
-    _points("comparison.search", comp.get("search", []), T_list=False)
-    advs = comp.get("adversaries", [])
-    if not isinstance(advs, list):
-        _fail("comparison.adversaries", advs, "must be a list of registered adversary names")
-    from .adversaries import ADVERSARIES
-
-    for a in advs:
-        if a not in ADVERSARIES:
-            _fail("comparison.adversaries", a, f"unknown adversary; known: {', '.join(sorted(ADVERSARIES))}")
-        if fam not in ADVERSARIES[a].families:
-            _fail("comparison.adversaries", a, f"does not produce {fam!r} feedback")
-    tight = _mapping("tightness", section.get("tightness", {}), ("eta_factor", "exact", "search", "width"))
-    if "width" in tight:
-        _int("tightness.width", tight["width"], 0)
-    for f in tight.get("eta_factor", [1.0]):
-        if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
-            _fail("tightness.eta_factor", f, "must be positive numbers")
-    for i, p in enumerate(_points("tightness.exact", tight.get("exact", []), T_list=True)):
-        for T in p["T"]:
-            _check_dp(f"tightness.exact[{i}].T", "onlinerank", p["n"], T, fam, k, cap)
-    _points("tightness.search", tight.get("search", []), T_list=True)
-    srch = _mapping("search", section.get("search", {}), ("width", "max_evals"))
-    for key in ("width", "max_evals"):
-        if key in srch:
-            _int(f"search.{key}", srch[key])
-
-
-def _names(specs: dict) -> tuple[str, ...]:
-    return tuple(sorted({s["name"] for s in specs.values()}))
-
-
 def _max_n(max_n: dict, label: str, spec: dict) -> float:
+    """The largest n at which learner ``label`` (spec ``spec``) is compared: its entry in
+    ``comparison.max_n`` by label, else by registered name, else no limit."""
     return max_n.get(label, max_n.get(spec["name"], math.inf))
-
-
-def _check_dp(key: str, learner, n: int, T: int, family: str, k: int, cap: float) -> None:
-    try:
-        _, lrn, law = dp_learner(learner, n, T, family, k)
-        _check_size(n, T, family, k, law == "labelled", cap)
-    except ValueError as e:
-        name = learner if isinstance(learner, str) else learner["name"]
-        _fail(key, T, f"{name}: {e}")
 
 
 # --------------------------------------------------------------------------------------------

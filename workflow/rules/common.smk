@@ -12,8 +12,8 @@ from onlinerank.table_schemas import BUILT_TABLES, TABLE_STAGE
 
 # filled in by the schema's defaults: figures_dir is "{results_dir}/figures" unless the config
 # names it (only the default tier names the tracked figures/)
-RES = config["results_dir"]
-FIG = config["figures_dir"]
+RES = SETTINGS.results_dir
+FIG = SETTINGS.figures_dir
 # claims, figures and the manifest stamp this digest: as their params it reruns them on any
 # config change; computing steps have narrower params (group_digest, section_digest)
 CONFIG_DIGEST = config_digest(config)
@@ -62,9 +62,9 @@ def simulate_code(group):
     from onlinerank.cells import find_group
     from onlinerank.learners import LEARNERS
 
-    cells = find_group(config, group)
-    classes = {LEARNERS[config["learners"][c.learner]["name"]] for c in cells}
-    classes.add(ADVERSARIES[config["adversaries"][cells[0].adversary]["name"]])
+    cells = find_group(SETTINGS, group)
+    classes = {LEARNERS[SETTINGS.learners[c.learner].name] for c in cells}
+    classes.add(ADVERSARIES[SETTINGS.adversaries[cells[0].adversary].name])
     modules = [module_file(cls.__module__, SRC) for cls in classes]
     return code_inputs(os.path.join(SCRIPTS, "simulate.py"), *modules, root=workflow.basedir)
 
@@ -96,16 +96,14 @@ def block_files(stage):
     """One file per (job directory, replicate block); a job simulates every T of its grid point."""
     return [
         f"{RES}/sim/{g}/b{b}.npz"
-        for g, cells in groups_of(config, stage).items()
+        for g, cells in groups_of(SETTINGS, stage).items()
         for b in range(cells[0].blocks)
     ]
 
 
-def claims_epilogue(config):
+def claims_epilogue():
     """After a successful run: the verdict summary as the last lines (and, with
     `--config strict=true`, a non-zero exit if a claim of the paper FAILs)."""
     from onlinerank.claims.console import epilogue
 
-    epilogue(
-        rules.claims.output.json, f"{RES}/.claims_previous.json", strict=bool(config.get("strict", False))
-    )
+    epilogue(rules.claims.output.json, f"{RES}/.claims_previous.json", strict=SETTINGS.strict)

@@ -11,7 +11,7 @@ rule simulate:
     conda:
         "../../environment.yml"
     params:
-        spec=lambda wc: group_digest(config, wc.cell),
+        spec=lambda wc: group_digest(SETTINGS, wc.cell),
     script:
         "../scripts/simulate.py"
 

@@ -3,11 +3,13 @@
 from onlinerank.cells import find_group, run_group_block
 from onlinerank.io import save_results
 from onlinerank.pipeline import run
+from onlinerank.settings import as_settings
 
 
 def main(log):
     group, block = snakemake.wildcards.cell, int(snakemake.wildcards.block)
-    cells = find_group(snakemake.config, group)
+    settings = as_settings(snakemake.config)
+    cells = find_group(settings, group)
     lo, hi = cells[0].block_range(block)
     log.info(
         "%s block %d: replicates %d..%d, cells %s",
@@ -22,7 +24,7 @@ def main(log):
         if t == T:
             log.info("T=%d done", T)
 
-    results = run_group_block(snakemake.config, group, block, progress=progress)
+    results = run_group_block(settings, group, block, progress=progress)
     save_results(results, snakemake.output[0])
     log.info("done in %.2f s", sum(r.meta["seconds"] for r in results.values()))
 

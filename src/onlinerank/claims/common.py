@@ -43,9 +43,13 @@ def is_onlinerank(ctx: Context, label: str) -> bool:
 
 
 def at_paper_eta(ctx: Context, label: str) -> bool:
-    """OnlineRank at the paper's learning rate eta_p: the learner the paper's theorems are about."""
-    spec = ctx.learner_spec(label)
-    return spec.get("name") == "onlinerank" and spec.get("eta", "paper") == "paper"
+    """OnlineRank configured at the paper's learning rate η_p (theory §3.2): the learner the
+    paper's theorems are about.  Selected by its configured rate (its spec's ``eta``, the
+    constructor's default when the spec names none), not by the rate its rows recorded: a learner
+    meant to run at η_p that resolves another rate (the ``eta-0.1`` mutation) must still be tested
+    by these claims, and fail them, rather than drop out of them."""
+    spec = ctx.settings.learners.get(label)
+    return spec is not None and spec.name == "onlinerank" and spec.param("eta") == "paper"
 
 
 def at_stated_eta(ctx: Context, label: str) -> bool:
@@ -61,7 +65,7 @@ def plays_role(ctx: Context, label: str, role: str) -> bool:
     from ..adversaries import ADVERSARIES
     from ..adversaries.base import Adversary
 
-    cls = ADVERSARIES.get(ctx.config["adversaries"][label]["name"], Adversary)
+    cls = ADVERSARIES.get(ctx.settings.adversaries[label].name, Adversary)
     return cls.has_role(role)
 
 
@@ -101,10 +105,10 @@ def control_reason(ctx: Context, r: dict, twins: dict | None = None) -> str:
     """
     from ..adversaries import ADVERSARIES
 
-    spec = ctx.config.get("adversaries", {}).get(r.get("adversary"), {})
-    cls = ADVERSARIES.get(spec.get("name", ""))
-    if cls is not None and getattr(cls, "learner_independent", False):
-        return f"the {spec['name']} adversary: every learner's expected regret is the same"
+    spec = ctx.settings.adversaries.get(r.get("adversary", ""))
+    cls = ADVERSARIES.get(spec.name) if spec is not None else None
+    if spec is not None and cls is not None and getattr(cls, "learner_independent", False):
+        return f"the {spec.name} adversary: every learner's expected regret is the same"
     if (
         twins is not None
         and r.get("metric", "regret") == "regret"

@@ -18,12 +18,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from ..table_schemas import SIM_COLUMNS, TABLE_STAGE, columns
 from .stats import interval_verdict
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 __all__ = [
     "SECTIONS",
@@ -150,6 +154,13 @@ class Context:
     config: Mapping
     alpha: float
 
+    @cached_property
+    def settings(self) -> Settings:
+        """The config, typed and validated once (:func:`onlinerank.settings.as_settings`)."""
+        from ..settings import as_settings
+
+        return as_settings(self.config)
+
     def table(self, name: str) -> list[dict]:
         """Rows of a declared table; the declared columns must be present."""
         declared = {**self.claim.optional, **self.claim.reads}
@@ -168,24 +179,25 @@ class Context:
     def threshold(self) -> float:
         """The claim's threshold as a number (resolving a config key)."""
         t = self.claim.threshold
-        return float(config_value(self.config, t)) if isinstance(t, str) else float(cast(float, t))
+        return float(self.setting(t)) if isinstance(t, str) else float(cast(float, t))
 
-    def setting(self, key: str, default: Any = None) -> Any:
-        try:
-            return config_value(self.config, key)
-        except KeyError:
-            if default is None:
-                raise
-            return default
+    def setting(self, key: str) -> Any:
+        """The config value at dotted ``key`` (``runtime.fit_min_n``), from the typed settings: the
+        schema's default when the config leaves it out; ``KeyError`` if the section is absent."""
+        from ..settings import setting_value
+
+        return setting_value(self.settings, key)
 
     def rng(self, *names: object) -> np.random.Generator:
         """A named stream for this claim (bootstrap draws): ``(seed, "claims", id, *names)``."""
         from ..seeding import stream
 
-        return stream(int(self.config.get("seed", 0)), "claims", self.claim.id, *names)
+        return stream(self.settings.seed, "claims", self.claim.id, *names)
 
     def learner_spec(self, label: str) -> dict:
-        return dict(self.config.get("learners", {}).get(label, {}))
+        """The config entry ``{name: ..., **params}`` of learner ``label`` (empty if unknown)."""
+        spec = self.settings.learners.get(label)
+        return spec.as_dict() if spec is not None else {}
 
 
 def make_cell(

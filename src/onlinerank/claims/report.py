@@ -119,7 +119,9 @@ def build_document(
     """Every registered claim evaluated on ``tables``; ``meta`` (config digest, commit, versions)
     goes to the header; ``mutations`` (rows of the mutations table, :mod:`onlinerank.mutations`),
     when given, under the key ``mutations``."""
-    alpha = float(config.get("claims", {}).get("alpha", 0.05))
+    from ..settings import as_settings
+
+    alpha = as_settings(config).claims.alpha
     claims = [evaluate(c, tables, config, alpha) for c in sorted(REGISTRY.values(), key=_paper_order)]
     doc: dict[str, Any] = {
         "meta": {**meta, "alpha": alpha, "registry_digest": registry_digest(config)},

@@ -24,9 +24,18 @@ RUNTIME = ("learner", "name", "n", "part", "repeat", "seconds_per_round", "sweep
 DRAWS = 4000
 
 
+def _fit_min_n(ctx: Context) -> int:
+    """``runtime.fit_min_n`` of the typed settings (the schema's default unless the config names
+    it): the timing claims use the timed points with n at least this."""
+    runtime = ctx.settings.runtime
+    if runtime is None:
+        raise KeyError("runtime")  # the timing claims run only with a runtime section
+    return runtime.fit_min_n
+
+
 def _repeats(ctx: Context, label: str, part: str) -> dict[int, list[dict]]:
     """The rows of (learner label, part) at n >= runtime.fit_min_n, by n (sorted), repeats in order."""
-    nmin = ctx.setting("runtime.fit_min_n", 100)
+    nmin = _fit_min_n(ctx)
     by: dict[int, list[dict]] = defaultdict(list)
     for r in ctx.table("runtime"):
         if r["learner"] == label and r["part"] == part and r["n"] >= nmin:
@@ -177,7 +186,7 @@ def runtime_speedup(ctx: Context) -> list[dict]:
             pl[int(r["n"])].append(r)
         elif r["name"] == "permelearn":
             pe[int(r["n"])][r["part"]].append(r)
-    nmin = ctx.setting("runtime.fit_min_n", 100)
+    nmin = _fit_min_n(ctx)
     points = []
     for n in sorted(set(pl) & set(pe)):
         part = next((p for p in ("round", "round_lower", "update") if p in pe[n]), None)

@@ -33,10 +33,14 @@ def plot_runtime(tables: dict[str, list[dict]], config: dict) -> Figure:
     (theory §2.1, §3.3)."""
     from matplotlib.figure import Figure
 
+    from ..settings import as_settings
     from ..timing_fits import excess_exponent, fit_exponent
 
     rows = tables["runtime"]
-    nmin = config["runtime"].get("fit_min_n", 100)
+    timing = as_settings(config).runtime
+    if timing is None:
+        raise KeyError("runtime")  # the figure is made only with a runtime section
+    nmin = timing.fit_min_n
     learners = config["learners"]
 
     def series(part: str) -> dict[str, list[tuple[Any, np.ndarray]]]:

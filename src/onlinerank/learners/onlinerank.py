@@ -8,6 +8,8 @@ loss is linear in these marginals (theory §2.5), identical for both samplers.
 from __future__ import annotations
 
 import hashlib
+import inspect
+from collections.abc import Mapping
 from typing import Any, cast
 
 import numpy as np
@@ -69,6 +71,20 @@ def eta_text(eta) -> str:
         return f"η = {eta}"
 
 
+def ran_at_paper_eta(r: Mapping) -> bool:
+    """Whether a simulation table's row ran at the paper's rate η_p = n sqrt(ln 2/(T M)) (theory
+    §3.2): its recorded ``eta`` (the rate the learner resolved) equals the one
+    :func:`~onlinerank.bounds.resolve_eta` gives for ``"paper"`` at the row's n, T, M, family and
+    k.  The same computation on the same numbers (the table keeps floats exactly), so equality is
+    exact; NaN (a learner without a rate) is never equal."""
+    return r["eta"] == resolve_eta("paper", int(r["n"]), int(r["T"]), float(r["M"]), r["family"], int(r["k"]))
+
+
+def _eta_of(spec: Mapping) -> Any:
+    """The ``eta`` of an OnlineRank spec: the constructor's default when the spec names none."""
+    return spec["eta"] if "eta" in spec else _DEFAULT_ETA
+
+
 def _variant_index(spec: dict, label: str, learners: dict | None) -> int:
     """0 for the first OnlineRank learner of its sampler (the paper's η first, then config order),
     1, 2, ... for the others; without the config's learners, from the learning rate alone."""
@@ -79,9 +95,9 @@ def _variant_index(spec: dict, label: str, learners: dict | None) -> int:
             for key, s in learners.items()
             if s.get("name") == OnlineRank.name and s.get("sampler", "plackett-luce") == sampler
         ]
-        same.sort(key=lambda key: learners[key].get("eta", "paper") != "paper")  # stable sort
+        same.sort(key=lambda key: _eta_of(learners[key]) != "paper")  # stable sort
         return same.index(label)
-    eta = spec.get("eta", "paper")
+    eta = _eta_of(spec)
     if eta == "paper":
         return 0
     if eta == "optimal":
@@ -124,7 +140,7 @@ class OnlineRank(Learner):
         (:data:`ONLINERANK_VARIANTS`), numbered without collisions when ``learners`` is given."""
         sampler = spec.get("sampler", "plackett-luce")
         st: dict[str, Any] = dict(SAMPLER_STYLE.get(sampler, SAMPLER_STYLE["plackett-luce"]))
-        if spec.get("eta", "paper") != "paper":
+        if _eta_of(spec) != "paper":
             st["label"] += f" ({eta_text(spec['eta'])})"
         i = _variant_index(spec, label, learners)
         if i > 0:
@@ -134,6 +150,7 @@ class OnlineRank(Learner):
 
     def reset(self, game: Game, reps: int) -> None:
         super().reset(game, reps)
+        # the rate recorded in the simulation tables' eta column (ran_at_paper_eta reads it back)
         self.eta_value = resolve_eta(self.eta, game.n, game.T, game.M, game.family, game.k)
         self.state = LogWeights(self.eta_value, reps, game.n)
 
@@ -191,3 +208,7 @@ class OnlineRank(Learner):
             "eta": self.eta,
             "eta_value": getattr(self, "eta_value", None),
         }
+
+
+#: OnlineRank's learning rate when a spec names none: the constructor's own default
+_DEFAULT_ETA = inspect.signature(OnlineRank.__init__).parameters["eta"].default

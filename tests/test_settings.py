@@ -1,0 +1,200 @@
+"""onlinerank.settings: the config validated once and typed; every default from the schema."""
+
+import copy
+import dataclasses
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from onlinerank.config import ConfigError
+from onlinerank.settings import SCHEMA_PATH, Settings, as_settings, load_settings, pipeline_settings
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "onlinerank"
+SCHEMA = yaml.safe_load(SCHEMA_PATH.read_text())
+
+
+def bare():
+    """A config that names no optional key: every default must come from the schema."""
+    return {
+        "seed": 3,
+        "learners": {"pl": {"name": "onlinerank"}, "opt": {"name": "onlinerank", "eta": "optimal"}},
+        "adversaries": {"u": {"name": "uniform"}},
+        "upper": {
+            "experiments": [
+                {"name": "e", "family": "single", "adversaries": ["u"], "learners": ["pl", "opt"]}
+                | {"n": [4], "T": [5], "replicates": 2}
+            ]
+        },
+        "runtime": {"learners": ["pl"], "n": [4, 8]},
+    }
+
+
+def test_the_builder_fills_every_default_from_the_schema():
+    cfg = bare()
+    s = load_settings(cfg)
+    stage_schema = SCHEMA["$defs"]["stage"]["properties"]
+    runtime_schema = SCHEMA["properties"]["runtime"]["properties"]
+    assert s.checkpoints == SCHEMA["properties"]["checkpoints"]["default"] == 12
+    assert s.stages["upper"].block_size == stage_schema["block_size"]["default"] == 32
+    assert s.stages["upper"].split == tuple(stage_schema["split"]["default"])
+    assert s.runtime is not None and s.runtime.fit_min_n == runtime_schema["fit_min_n"]["default"] == 100
+    assert s.runtime.repeats == runtime_schema["repeats"]["default"]
+    ex = s.stages["upper"].experiments[0]
+    assert (ex.k, ex.sample) == ((1,), True)  # the experiment's defaults
+    assert s.claims.alpha == SCHEMA["properties"]["claims"]["properties"]["alpha"]["default"]
+    assert (s.results_dir, s.figures_dir, s.strict) == ("results", "results/figures", False)
+    # Snakemake's dict is filled in place by the same call
+    assert (cfg["checkpoints"], cfg["upper"]["block_size"], cfg["runtime"]["fit_min_n"]) == (12, 32, 100)
+    assert set(s.stages) == {"upper"} and s.worst_case is None and s.lowerbound is None
+
+
+def test_the_settings_are_frozen():
+    s = load_settings(bare())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.checkpoints = 3  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.stages["upper"].block_size = 1  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        s.learners["x"] = s.learners["pl"]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        s.config["seed"] = 4  # type: ignore[index]
+    assert isinstance(s.stages["upper"].experiments[0].n, tuple)
+    assert s.learner("opt") == {"name": "onlinerank", "eta": "optimal"}
+
+
+@pytest.mark.parametrize(
+    ("edit", "line"),
+    [
+        (lambda c: c["upper"].update(block_size=0), "config error at upper.block_size: 0 is less than"),
+        (
+            lambda c: c["runtime"].update(fit_min=300),
+            "config error at runtime.fit_min: unknown key; did you mean 'fit_min_n'?",
+        ),
+        (lambda c: c["learners"]["pl"].update(eta="fast"), "config error at learners.pl: "),
+        (
+            lambda c: c["upper"]["experiments"][0].update(learners=["pl", "nobody"]),
+            "config error at upper.experiments[0].learners: not defined under top-level 'learners'",
+        ),
+    ],
+)
+def test_an_error_names_the_key(edit, line):
+    cfg = bare()
+    edit(cfg)
+    with pytest.raises(ConfigError) as err:
+        load_settings(cfg)
+    assert str(err.value).startswith(line) and "\n" not in str(err.value), str(err.value)
+
+
+def test_a_dict_is_built_once_and_left_as_it_is():
+    cfg = bare()
+    s = as_settings(cfg)
+    assert "checkpoints" not in cfg  # the caller's dict is not filled
+    assert as_settings(copy.deepcopy(cfg)) is s and as_settings(s) is s
+    changed = dict(cfg, checkpoints=5)
+    assert as_settings(changed).checkpoints == 5
+
+
+def test_a_pipeline_job_types_the_validated_config_without_validating_again():
+    cfg = bare()
+    cfg["seed"] = 31  # a config of its own: nothing cached yet
+    load_settings(cfg)  # what the Snakefile does
+    job = pipeline_settings(copy.deepcopy(cfg))
+    assert isinstance(job, Settings) and as_settings(cfg) is job
+    with pytest.raises(KeyError):  # an unvalidated dict has no defaults to type
+        pipeline_settings(dict(bare(), seed=32))
+
+
+def test_the_cells_and_the_digest_read_the_typed_settings():
+    from onlinerank.cells import cells_of, run_block
+    from onlinerank.config import group_digest
+
+    cfg = bare()
+    s = load_settings(copy.deepcopy(cfg))
+    cells = cells_of(s, "upper")
+    assert cells == cells_of(cfg, "upper")  # a dict goes through the same builder
+    assert {c.block_size for c in cells} == {s.stages["upper"].block_size}
+    assert group_digest(s, cells[0].group) == group_digest(cfg, cells[0].group)
+    res = run_block(s, cells[0], 0)
+    assert res.t[-1] == 5 and len(res.t) <= s.checkpoints
+
+
+def test_a_learner_parameter_left_out_is_the_constructors_default():
+    from onlinerank.learners.onlinerank import OnlineRank
+
+    s = load_settings(bare())
+    default = inspect.signature(OnlineRank.__init__).parameters["eta"].default
+    assert s.learners["pl"].param("eta") == default == "paper"
+    assert s.learners["opt"].param("eta") == "optimal"
+    with pytest.raises(KeyError):
+        s.learners["pl"].param("colour")
+
+
+def test_the_recorded_rate_is_exactly_the_papers_eta_when_the_learner_ran_at_it(tmp_path):
+    """``ran_at_paper_eta`` recomputes η_p with the learner's own function from the row's n, T,
+    M, family and k after a round trip through a table file: bit-equal at η_p, not at η*."""
+    from onlinerank.cells import cells_of, run_block
+    from onlinerank.io import read_table, write_csv
+    from onlinerank.learners.onlinerank import ran_at_paper_eta
+    from onlinerank.tables import aggregate
+
+    cfg = bare()
+    cfg["upper"]["experiments"][0].update(family="kchoice", n=[7, 10], k=[1, 3], T=[5, 13])
+    s = load_settings(cfg)
+    rows = [r for c in cells_of(s, "upper") for r in aggregate(c, [run_block(s, c, 0)])]
+    write_csv(tmp_path / "sim.csv", rows)
+    back = read_table(tmp_path / "sim.csv")
+    assert len(back) == len(rows) > 0
+    for r in back:
+        assert ran_at_paper_eta(r) == (r["learner"] == "pl"), r
+
+
+#: config keys whose defaults the schema alone states, and the value it states
+SCHEMA_DEFAULTS = {
+    "checkpoints": (("properties", "checkpoints"), 12),
+    "block_size": (("$defs", "stage", "properties", "block_size"), 32),
+    "fit_min_n": (("properties", "runtime", "properties", "fit_min_n"), 100),
+}
+#: a default restated in code: ``.get("block_size", 32)``, ``setting("runtime.fit_min_n", 100)``,
+#: ``.get("eta", "paper")``
+RESTATED = re.compile(
+    r"""(\.get|\.setting)\(\s*["'](?:[\w.]*\.)?(block_size|checkpoints|fit_min_n|eta)["']\s*,"""
+)
+
+
+def test_no_default_is_restated_in_the_code():
+    for key, (path, value) in SCHEMA_DEFAULTS.items():
+        node = SCHEMA
+        for part in path:
+            node = node[part]
+        assert node["default"] == value, key  # the schema states it ...
+    for bad in (
+        'sec.get("block_size", 32)',
+        "ctx.setting('runtime.fit_min_n', 100)",
+        'spec.get("eta", "paper")',
+    ):
+        assert RESTATED.search(bad), bad  # ... the pattern would see a restatement ...
+    files = sorted(SRC.rglob("*.py"))
+    assert len(files) > 50 and SRC / "cells.py" in files
+    hits = [
+        f"{f.relative_to(SRC)}:{n}: {line.strip()}"
+        for f in files
+        for n, line in enumerate(f.read_text().splitlines(), 1)
+        if RESTATED.search(line)
+    ]
+    assert hits == []  # ... and no module does
+    # the sites that restated them read the typed field instead
+    reads = {
+        "cells.py": ["sec.block_size", "settings.checkpoints"],
+        "config.py": ['"checkpoints": settings.checkpoints', 'bs = sec["block_size"]'],
+        "claims/runtime.py": ["ctx.settings.runtime", "return runtime.fit_min_n"] + ["_fit_min_n(ctx)"] * 2,
+        "figures/runtime.py": ["as_settings(config).runtime", "nmin = timing.fit_min_n"],
+    }
+    for name, needles in reads.items():
+        text = (SRC / name).read_text()
+        for needle in set(needles):
+            assert text.count(needle) >= needles.count(needle), (name, needle)
+    common = (SRC / "claims" / "common.py").read_text()
+    assert 'spec.param("eta") == "paper"' in common
