@@ -62,10 +62,12 @@ def validate_schema(config: dict, schema_path: str | Path | None = None) -> None
     Raises :class:`ConfigError` with one line naming the offending key (``a.b[2].c``); for an
     unknown key it suggests the closest allowed one.
     """
-    import jsonschema
     import yaml
 
+    from .schema_validation import jsonschema as load_jsonschema
     from .settings import SCHEMA_PATH
+
+    jsonschema = load_jsonschema()
 
     schema = yaml.safe_load(Path(schema_path or SCHEMA_PATH).read_text())
     validator_cls = jsonschema.validators.validator_for(schema)

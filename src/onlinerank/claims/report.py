@@ -147,9 +147,9 @@ def document_json(doc: Mapping) -> str:
 
 def validate_document(doc: Mapping) -> None:
     """Validate a claims document (as loaded from JSON) against ``schema.json``."""
-    import jsonschema
+    from ..schema_validation import jsonschema
 
-    jsonschema.validate(_clean(doc), json.loads(SCHEMA_PATH.read_text()))
+    jsonschema().validate(_clean(doc), json.loads(SCHEMA_PATH.read_text()))
 
 
 def summary_counts(doc: Mapping, section: str = "paper") -> dict[str, int]:
