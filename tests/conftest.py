@@ -62,6 +62,14 @@ def copy_repo(dst: Path) -> Path:
     return dst
 
 
+def share_compiled_kernels(repo: Path) -> None:
+    """Copy the checkout's package caches (numba's compiled kernels among them) into the copy
+    ``repo`` made earlier, e.g. from the smoke run, copied before the kernels were compiled: the
+    copy's sources keep the checkout's modification times, so numba accepts the caches."""
+    for cache in (ROOT / "src").rglob("__pycache__"):
+        shutil.copytree(cache, repo / cache.relative_to(ROOT), dirs_exist_ok=True)
+
+
 def snakemake(
     cwd: Path, *args: str, timeout: int = 900, env: dict | None = None
 ) -> subprocess.CompletedProcess:
