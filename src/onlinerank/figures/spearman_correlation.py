@@ -62,7 +62,8 @@ def plot_spearman_correlation(tables: dict[str, list[dict]], config: dict) -> Fi
         ax.set_xlabel("round t")
         ax.set_ylabel(r"E[Spearman $r_s$] with the centre")
         extra = ", ".join(f"{k}={v}" for k, v in advs[adv].items() if k not in ("name", "centre"))
-        ax.set_title(f"{adv} ({extra}), n={n}, T={T}", fontsize=7.5)
+        # two lines: a switching adversary's parameters do not fit a quarter of the width on one
+        ax.set_title(f"{adv} ({extra})\nn={n}, T={T}", fontsize=7.5)
     for ax in axes.flat[len(keys) :]:
         ax.set_visible(False)
     if keys:
