@@ -9,7 +9,7 @@ import os
 import sys
 
 from onlinerank.config import ConfigError
-from onlinerank.settings import load_settings
+from onlinerank.config import load_settings
 
 # The default tier, unless --configfile names another file (which then replaces it entirely
 # rather than being merged into it, so a tier is exactly its own file).

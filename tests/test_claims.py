@@ -23,8 +23,7 @@ from onlinerank.claims.stats import (
     interval_verdict,
     z_two_sided,
 )
-from onlinerank.config import ConfigError
-from onlinerank.settings import load_settings
+from onlinerank.config import ConfigError, load_settings
 
 T = np.array([100.0, 1000.0, 10000.0])
 

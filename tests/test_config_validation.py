@@ -10,8 +10,7 @@ import pytest
 import yaml
 from conftest import ROOT, copy_repo
 
-from onlinerank.config import ConfigError
-from onlinerank.settings import load_settings
+from onlinerank.config import ConfigError, load_settings
 
 SMOKE = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
 SCHEMA = ROOT / "src" / "onlinerank" / "config.schema.yaml"

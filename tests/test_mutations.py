@@ -280,8 +280,8 @@ def test_eta_mutation_scales_the_learners_rate():
 
 
 def test_small_cells_are_a_valid_config(smoke_cfg):
+    from onlinerank.config import load_settings
     from onlinerank.mutations import small_config
-    from onlinerank.settings import load_settings
 
     load_settings(small_config(smoke_cfg))  # raises ConfigError on a bad cell
     assert SMALL_CELLS["upper"]["experiments"][0]["learners"] == ["onlinerank-pl", "onlinerank-qs"]

@@ -143,7 +143,12 @@ def test_the_timings_report_the_learners_counters(plugins):
 def test_the_claims_select_by_role_and_by_own_bound(plugins):
     config = {"adversaries": {"mine": {"name": ADVERSARY}, "u": {"name": "uniform"}, "g": {"name": "greedy"}}}
     learners = {"a": {"name": LEARNER}, "f": {"name": "ftl"}, "o": {"name": "onlinerank"}}
-    ctx = SimpleNamespace(config=config, learner_spec=lambda label: learners[label])
+    adversaries = {label: SimpleNamespace(name=spec["name"]) for label, spec in config["adversaries"].items()}
+    ctx = SimpleNamespace(
+        config=config,
+        settings=SimpleNamespace(adversaries=adversaries),
+        learner_spec=lambda label: learners[label],
+    )
     assert plays_role(ctx, "mine", "random-sequence") and plays_role(ctx, "u", "random-sequence")
     assert not plays_role(ctx, "g", "random-sequence") and plays_role(ctx, "g", "greedy-regret")
     with pytest.raises(ValueError, match="unknown adversary role 'randon'"):

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from onlinerank.config import ConfigError
-from onlinerank.settings import SCHEMA_PATH, Settings, as_settings, load_settings, pipeline_settings
+from onlinerank.config import ConfigError, load_settings
+from onlinerank.settings import SCHEMA_PATH, Settings, as_settings, pipeline_settings
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "onlinerank"
 SCHEMA = yaml.safe_load(SCHEMA_PATH.read_text())
@@ -88,23 +88,34 @@ def test_an_error_names_the_key(edit, line):
     assert str(err.value).startswith(line) and "\n" not in str(err.value), str(err.value)
 
 
-def test_a_dict_is_built_once_and_left_as_it_is():
+def test_a_dict_is_typed_once_and_an_unvalidated_one_filled_from_the_schema_on_a_copy():
     cfg = bare()
+    cfg["seed"] = 31  # a config of its own: nothing cached yet
     s = as_settings(cfg)
     assert "checkpoints" not in cfg  # the caller's dict is not filled
     assert as_settings(copy.deepcopy(cfg)) is s and as_settings(s) is s
-    changed = dict(cfg, checkpoints=5)
-    assert as_settings(changed).checkpoints == 5
+    with pytest.raises(ConfigError, match="config error at chekpoints: unknown key"):
+        as_settings(dict(cfg, chekpoints=3))  # the schema's check, not a guess
+    built = load_settings(cfg)  # what the Snakefile does: fills the defaults in place
+    job = pipeline_settings(copy.deepcopy(cfg))  # a job's copy of the same config
+    assert isinstance(job, Settings) and as_settings(cfg) is job and job == built == s
+    changed = dict(cfg, checkpoints=cfg["checkpoints"] + 1)
+    assert as_settings(changed).checkpoints == cfg["checkpoints"] + 1
 
 
-def test_a_pipeline_job_types_the_validated_config_without_validating_again():
-    cfg = bare()
-    cfg["seed"] = 31  # a config of its own: nothing cached yet
-    load_settings(cfg)  # what the Snakefile does
-    job = pipeline_settings(copy.deepcopy(cfg))
-    assert isinstance(job, Settings) and as_settings(cfg) is job
-    with pytest.raises(KeyError):  # an unvalidated dict has no defaults to type
-        pipeline_settings(dict(bare(), seed=32))
+def test_reading_settings_does_not_import_the_validator_or_the_engine():
+    """The steps that read settings (claims, figures) must not depend on the validator, which
+    imports the engine: the module imports nothing of the package at module level."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, onlinerank.settings as s; "
+        "print(sorted(m for m in sys.modules if m.startswith('onlinerank.') and m != 'onlinerank.settings'))"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]", p.stdout
 
 
 def test_the_cells_and_the_digest_read_the_typed_settings():
@@ -112,9 +123,9 @@ def test_the_cells_and_the_digest_read_the_typed_settings():
     from onlinerank.config import group_digest
 
     cfg = bare()
-    s = load_settings(copy.deepcopy(cfg))
+    s = load_settings(cfg)  # fills cfg in place, as the Snakefile does
     cells = cells_of(s, "upper")
-    assert cells == cells_of(cfg, "upper")  # a dict goes through the same builder
+    assert cells == cells_of(cfg, "upper")  # the validated dict is typed the same way
     assert {c.block_size for c in cells} == {s.stages["upper"].block_size}
     assert group_digest(s, cells[0].group) == group_digest(cfg, cells[0].group)
     res = run_block(s, cells[0], 0)

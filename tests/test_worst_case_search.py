@@ -14,8 +14,7 @@ import re
 import numpy as np
 import pytest
 
-from onlinerank.config import ConfigError, validate_worst_case
-from onlinerank.settings import load_settings
+from onlinerank.config import ConfigError, load_settings, validate_worst_case
 from onlinerank.simulate import exact_expected_regret
 from onlinerank.worst_case import estimate_states, exact_worst_regret, family_actions, sequence_regret
 from onlinerank.worst_case_search import (
@@ -195,7 +194,7 @@ def test_sequence_cells_round_trip(family, n, k):
 
 def with_worst_case(section):
     """A whole config around the ``worst_case`` section ``section``: it is checked with the rest
-    of the config, by the one builder (:func:`onlinerank.settings.load_settings`)."""
+    of the config, by the one builder (:func:`onlinerank.config.load_settings`)."""
     return {
         "seed": 1,
         "learners": copy.deepcopy(LEARNERS),

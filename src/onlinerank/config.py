@@ -1,7 +1,7 @@
 """The pipeline config: schema validation with one-line errors, semantic validation, and the
 digests that make Snakemake rerun exactly the steps a config edit affects.
 
-Validation happens before any job runs, in :func:`onlinerank.settings.load_settings` (the
+Validation happens before any job runs, in :func:`load_settings` (the
 ``Snakefile`` calls it once): first the JSON schema (``config.schema.yaml`` in the package: types,
 ranges, unknown keys — an error names the key, with a close-match suggestion for a misspelt one;
 it fills in every default), then :func:`validate_config` (unknown learner/adversary names,
@@ -22,6 +22,7 @@ from .adversaries import ADVERSARIES, make_adversary
 from .cells import STAGES, cell_game, cells_of, find_group, spec_params
 from .learners import LEARNERS, make_learner
 from .provenance import config_digest
+from .schema_validation import ConfigError, resolve_output_dirs, validate_schema
 from .worst_case import DP_FAMILIES, MAX_STATES, _check_size, dp_learner
 from .worst_case_tables import _max_n
 
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ConfigError",
+    "load_settings",
     "validate_schema",
     "validate_config",
     "validate_worst_case",
@@ -43,78 +45,8 @@ __all__ = [
 ]
 
 
-class ConfigError(ValueError):
-    """An invalid configuration value; the message names the key and the value."""
-
-
 def _fail(key: str, value, why: str) -> None:
     raise ConfigError(f"config error at {key}: {why} (got {value!r})")
-
-
-def _short(value, limit: int = 80) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def validate_schema(config: dict, schema_path: str | Path | None = None) -> None:
-    """Validate ``config`` against the JSON schema (YAML file) and fill in its defaults.
-
-    Raises :class:`ConfigError` with one line naming the offending key (``a.b[2].c``); for an
-    unknown key it suggests the closest allowed one.
-    """
-    import yaml
-
-    from .schema_validation import jsonschema as load_jsonschema
-    from .settings import SCHEMA_PATH
-
-    jsonschema = load_jsonschema()
-
-    schema = yaml.safe_load(Path(schema_path or SCHEMA_PATH).read_text())
-    validator_cls = jsonschema.validators.validator_for(schema)
-
-    def set_defaults(validator, properties, instance, schema_):
-        if isinstance(instance, dict):
-            for key, sub in properties.items():
-                if isinstance(sub, dict) and "default" in sub:
-                    instance.setdefault(key, sub["default"])
-        yield from validator_cls.VALIDATORS["properties"](validator, properties, instance, schema_)
-
-    filling = jsonschema.validators.extend(validator_cls, {"properties": set_defaults})
-    err = jsonschema.exceptions.best_match(filling(schema).iter_errors(config))
-    if err is None:
-        resolve_output_dirs(config)
-        return
-    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
-    if err.validator == "additionalProperties":
-        allowed = sorted(err.schema.get("properties", {}))
-        extra = sorted(set(err.instance) - set(allowed))
-        key = extra[0] if extra else "?"
-        close = difflib.get_close_matches(key, allowed, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(allowed)}"
-        at = f"{where}.{key}" if where else key
-        raise ConfigError(f"config error at {at}: unknown key{hint}")
-    if err.validator == "required":
-        missing = err.message.split("'")[1] if "'" in err.message else err.message
-        at = f"{where}.{missing}" if where else missing
-        raise ConfigError(f"config error at {at}: required key is missing")
-    raise ConfigError(
-        f"config error at {where or '(top level)'}: {err.message.splitlines()[0]} "
-        f"(got {_short(err.instance)})"
-    )
-
-
-#: what ``figures_dir`` may say for the config's ``results_dir`` (the schema's default uses it)
-RESULTS_DIR_FIELD = "{results_dir}"
-
-
-def resolve_output_dirs(config: dict) -> None:
-    """Write the config's ``results_dir`` into its ``figures_dir`` where that says
-    ``{results_dir}`` (the schema's default ``"{results_dir}/figures"``): only a config that names
-    ``figures_dir`` itself (the default tier: ``figures``, the tracked folder) writes elsewhere, so
-    running one part of the pipeline never overwrites the repository's figures."""
-    results = config.setdefault("results_dir", "results")
-    figures = config.get("figures_dir", RESULTS_DIR_FIELD + "/figures")
-    config["figures_dir"] = figures.replace(RESULTS_DIR_FIELD, results)
 
 
 def output_dirs(path: str | os.PathLike) -> tuple[str, str]:
@@ -128,9 +60,20 @@ def output_dirs(path: str | os.PathLike) -> tuple[str, str]:
     return config["results_dir"], config["figures_dir"]
 
 
+def load_settings(config: dict, schema_path: str | Path | None = None) -> Settings:
+    """Validate ``config`` and build its :class:`~onlinerank.settings.Settings` (theory §5: the
+    pipeline's inputs): the one validator.
+
+    The schema's defaults are filled into ``config`` in place (Snakemake keeps reading that dict),
+    then the semantic checks run; any error is a :class:`ConfigError` ``config error at <key>:
+    ...`` naming the key and the value."""
+    validate_schema(config, schema_path)
+    return validate_config(config)
+
+
 def validate_config(config: dict) -> Settings:
     """Semantic checks beyond the JSON schema, on a config the schema has validated and filled
-    (:func:`onlinerank.settings.load_settings` runs both); returns the typed
+    (:func:`load_settings` runs both); returns the typed
     :class:`~onlinerank.settings.Settings`; raises :class:`ConfigError` naming key and value.
 
     Instantiates every learner and adversary (unknown names, bad parameters) and builds every

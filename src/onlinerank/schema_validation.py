@@ -1,5 +1,7 @@
-"""The JSON-schema validator the project uses (the config, the claims document), imported without
-the optional IRI syntax checker of its format module.
+"""The config's JSON-schema check (types, ranges, unknown keys; the schema's defaults filled in),
+with one-line errors, and the validator it uses (also for the claims document), imported without
+the optional IRI syntax checker of its format module.  Nothing of the engine is imported here:
+:func:`onlinerank.settings.as_settings` fills an unvalidated config with it.
 
 ``jsonschema`` registers format checkers for the optional packages it finds at import.  One of
 them, ``rfc3987_syntax`` (installed here as a dependency of Jupyter's), compiles 39 Lark grammars
@@ -11,10 +13,19 @@ that imports it later gets it as usual."""
 
 from __future__ import annotations
 
+import difflib
 import sys
+from pathlib import Path
 from types import ModuleType
 
-__all__ = ["jsonschema", "SKIPPED_FORMAT_PACKAGE"]
+__all__ = [
+    "jsonschema",
+    "SKIPPED_FORMAT_PACKAGE",
+    "ConfigError",
+    "validate_schema",
+    "RESULTS_DIR_FIELD",
+    "resolve_output_dirs",
+]
 
 #: the optional format package not loaded with the validator (its import costs seconds)
 SKIPPED_FORMAT_PACKAGE = "rfc3987_syntax"
@@ -33,3 +44,71 @@ def jsonschema() -> ModuleType:
     import jsonschema as module
 
     return module
+
+
+class ConfigError(ValueError):
+    """An invalid configuration value; the message names the key and the value."""
+
+
+def _short(value, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def validate_schema(config: dict, schema_path: str | Path | None = None) -> None:
+    """Validate ``config`` against the JSON schema (YAML file) and fill in its defaults.
+
+    Raises :class:`ConfigError` with one line naming the offending key (``a.b[2].c``); for an
+    unknown key it suggests the closest allowed one.
+    """
+    import yaml
+
+    from .settings import SCHEMA_PATH
+
+    js = jsonschema()
+    schema = yaml.safe_load(Path(schema_path or SCHEMA_PATH).read_text())
+    validator_cls = js.validators.validator_for(schema)
+
+    def set_defaults(validator, properties, instance, schema_):
+        if isinstance(instance, dict):
+            for key, sub in properties.items():
+                if isinstance(sub, dict) and "default" in sub:
+                    instance.setdefault(key, sub["default"])
+        yield from validator_cls.VALIDATORS["properties"](validator, properties, instance, schema_)
+
+    filling = js.validators.extend(validator_cls, {"properties": set_defaults})
+    err = js.exceptions.best_match(filling(schema).iter_errors(config))
+    if err is None:
+        resolve_output_dirs(config)
+        return
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
+    if err.validator == "additionalProperties":
+        allowed = sorted(err.schema.get("properties", {}))
+        extra = sorted(set(err.instance) - set(allowed))
+        key = extra[0] if extra else "?"
+        close = difflib.get_close_matches(key, allowed, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(allowed)}"
+        at = f"{where}.{key}" if where else key
+        raise ConfigError(f"config error at {at}: unknown key{hint}")
+    if err.validator == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        at = f"{where}.{missing}" if where else missing
+        raise ConfigError(f"config error at {at}: required key is missing")
+    raise ConfigError(
+        f"config error at {where or '(top level)'}: {err.message.splitlines()[0]} "
+        f"(got {_short(err.instance)})"
+    )
+
+
+#: what ``figures_dir`` may say for the config's ``results_dir`` (the schema's default uses it)
+RESULTS_DIR_FIELD = "{results_dir}"
+
+
+def resolve_output_dirs(config: dict) -> None:
+    """Write the config's ``results_dir`` into its ``figures_dir`` where that says
+    ``{results_dir}`` (the schema's default ``"{results_dir}/figures"``): only a config that names
+    ``figures_dir`` itself (the default tier: ``figures``, the tracked folder) writes elsewhere, so
+    running one part of the pipeline never overwrites the repository's figures."""
+    results = config.setdefault("results_dir", "results")
+    figures = config.get("figures_dir", RESULTS_DIR_FIELD + "/figures")
+    config["figures_dir"] = figures.replace(RESULTS_DIR_FIELD, results)

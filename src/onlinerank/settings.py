@@ -1,13 +1,15 @@
 """The pipeline's settings: the config as frozen dataclasses, validated and built once.
 
-:func:`load_settings` is the one way from a config mapping to :class:`Settings`: the JSON schema
-(``config.schema.yaml`` next to this module) checks types, ranges and unknown keys and fills in
-its defaults, :func:`onlinerank.config.validate_config` makes the semantic checks (learners,
-adversaries, games, worst cases, the claim registry's keys), then the typed object is built.
-Every default lives in the schema only: code reads the typed field (``settings.checkpoints``,
-``stage.block_size``, ``settings.runtime.fit_min_n``), never ``config.get(key, default)``.
-Snakemake keeps its ``config`` dict (filled in place by the same call); code given a dict goes
-through :func:`as_settings`, which builds the object once per process and config.
+:func:`onlinerank.config.load_settings` is the one way from a config mapping to
+:class:`Settings`: the JSON schema (``config.schema.yaml`` next to this module) checks types,
+ranges and unknown keys and fills in its defaults, :func:`onlinerank.config.validate_config`
+makes the semantic checks (learners, adversaries, games, worst cases, the claim registry's keys),
+then the typed object is built.  Every default lives in the schema only: code reads the typed
+field (``settings.checkpoints``, ``stage.block_size``, ``settings.runtime.fit_min_n``), never
+``config.get(key, default)``.  Snakemake keeps its ``config`` dict (filled in place by the same
+call); code given a dict goes through :func:`as_settings`, which types it once per process and
+config.  This module imports nothing of the package at module level and never the semantic
+checks, so the steps that read settings (claims, figures) do not depend on the engine's code.
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ __all__ = [
     "BoundComparison",
     "WorstCase",
     "Settings",
-    "load_settings",
     "as_settings",
     "pipeline_settings",
     "setting_value",
@@ -326,19 +327,6 @@ def _typed(config: Mapping) -> Settings:
     )
 
 
-def load_settings(config: dict, schema_path: str | Path = SCHEMA_PATH) -> Settings:
-    """Validate ``config`` and build its :class:`Settings` (theory §5: the pipeline's inputs).
-
-    The schema's defaults are filled into ``config`` in place (Snakemake keeps reading that dict),
-    then the semantic checks run; any error is a
-    :class:`~onlinerank.config.ConfigError` ``config error at <key>: ...`` naming the key and
-    the value."""
-    from .config import validate_config, validate_schema
-
-    validate_schema(config, schema_path)
-    return validate_config(config)
-
-
 #: settings already built in this process, by config digest
 _BUILT: dict[str, Settings] = {}
 
@@ -350,27 +338,33 @@ def _key(config: Mapping) -> str:
 
 
 def as_settings(config: Settings | Mapping) -> Settings:
-    """``config`` itself if it is already :class:`Settings`; else the settings of a config
-    mapping, built by :func:`load_settings` on a copy (the caller's dict is left as it is) once
-    per process and config (theory §5)."""
+    """``config`` itself if it is already :class:`Settings`; else the typed object of a config
+    mapping, built once per process and config (theory §5).  A mapping that
+    :func:`onlinerank.config.load_settings` has validated and filled (the ``Snakefile`` does so
+    before any job runs) is typed as it is; any other is first checked against the schema and
+    filled with its defaults, on a copy (:func:`onlinerank.schema_validation.validate_schema`).
+    The semantic checks of ``load_settings`` stay out of this module on purpose: they import the
+    engine, and every step that reads settings (the claims, the figures) would then depend on it."""
     if isinstance(config, Settings):
         return config
     key = _key(config)
     if key not in _BUILT:
-        _BUILT[key] = load_settings(copy.deepcopy(dict(config)))
+        try:
+            _BUILT[key] = _typed(config)
+        except KeyError:  # not filled by the schema yet
+            from .schema_validation import validate_schema
+
+            filled = copy.deepcopy(dict(config))
+            validate_schema(filled)
+            _BUILT[key] = _typed(filled)
     return _BUILT[key]
 
 
 def pipeline_settings(config: Mapping) -> Settings:
-    """The settings of a pipeline job's ``snakemake.config`` (theory §5).  The ``Snakefile``
-    validated that dict with :func:`load_settings` and filled the schema's defaults into it before
-    any job ran, so it is typed here without validating it again (importing the schema validator
-    alone takes seconds, per job); :func:`as_settings` on the same config then returns this
-    object.  Called by :func:`onlinerank.pipeline.run` for every step."""
-    key = _key(config)
-    if key not in _BUILT:
-        _BUILT[key] = _typed(config)
-    return _BUILT[key]
+    """The settings of a pipeline job's ``snakemake.config``, which the ``Snakefile`` validated
+    and filled before any job ran (:func:`as_settings`; theory §5).  Called by
+    :func:`onlinerank.pipeline.run` for every step."""
+    return as_settings(config)
 
 
 def setting_value(settings: Settings, key: str) -> Any:

@@ -3,7 +3,7 @@ comparison) and how tight Theorem 3.1 is â€” findings beyond the paper (theory Â
 
 Entry points take the config's ``worst_case`` section (and the ``learners`` mapping) and return
 tidy rows; the section is checked with the rest of the config
-(:func:`onlinerank.settings.load_settings`) before any of them runs.  Section shape::
+(:func:`onlinerank.config.load_settings`) before any of them runs.  Section shape::
 
     worst_case:
       exact: [{family, n, k, T: [...], eta_factor: [...]}]   # OnlineRank table (worst_case_rows)
