@@ -64,8 +64,12 @@ def _snapshot(repo: Path) -> dict[str, bytes]:
     return out
 
 
-@pytest.mark.workflow
-def test_the_recipes_followed_verbatim_extend_the_project(smoke_run, tmp_path):
+@pytest.fixture
+def extended(smoke_run, tmp_path) -> tuple[Path, dict[str, str], dict[str, bytes]]:
+    """A copy of the smoke run with every file the recipes say to create written from their code
+    blocks (and nothing else edited): the copy, those files, and a snapshot from before.  The
+    tests below each take one step of the recipes in a copy of their own, so that pytest-xdist's
+    workers can take them side by side."""
     repo = tmp_path / "repo"
     shutil.copytree(smoke_run, repo, symlinks=True)
     share_compiled_kernels(repo)  # the copy imports its own package: no compiling again
@@ -80,10 +84,15 @@ def test_the_recipes_followed_verbatim_extend_the_project(smoke_run, tmp_path):
         assert not (repo / rel).exists(), f"{rel}: a recipe would overwrite a file of the repository"
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text)
+    return repo, files, before
 
+
+@pytest.mark.workflow
+def test_the_new_plugins_pass_the_conformance_tests_a_learner_without_a_law_skipped(extended):
+    """The recipe's "Check it" step: the conformance and worst-case tests of the new plug-ins pass;
+    the learner without an S-law has its dynamic-program tests skipped with a reason."""
+    repo, files, before = extended
     env = {"PYTHONPATH": str(repo / "src"), "PATH": "/usr/bin:/bin"}
-    # the conformance and worst-case tests of the new plug-ins (the recipe's "Check it" step): the
-    # learner without an S-law has its dynamic-program tests skipped with a reason, none fails
     p = subprocess.run(
         [
             sys.executable,
@@ -108,8 +117,15 @@ def test_the_recipes_followed_verbatim_extend_the_project(smoke_run, tmp_path):
     )
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
     assert re.search(r"SKIPPED .*eps-ftl-nolaw.*scores_law", p.stdout), p.stdout[-3000:]
+    assert re.search(r"\b[1-9]\d* passed", p.stdout), p.stdout[-3000:]
+    assert _changed_files(repo, before) == set(files)
 
-    # the smoke tier again: the new claims module and the new figure (nothing else reruns upstream)
+
+@pytest.mark.workflow
+def test_the_smoke_tier_gets_the_new_finding_and_figure_and_no_paper_verdict_changes(extended, smoke_run):
+    """The smoke tier again: the new claims module and the new figure (nothing else reruns
+    upstream); the finding has a verdict, the figure is drawn, every paper verdict is as before."""
+    repo, files, before = extended
     r = _snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "2")
     assert r.returncode == 0, r.stderr[-4000:]
     doc = json.loads((repo / "results-smoke" / "figures" / "claims.json").read_text())
@@ -123,18 +139,24 @@ def test_the_recipes_followed_verbatim_extend_the_project(smoke_run, tmp_path):
     assert {c["id"]: c["verdict"] for c in doc["claims"] if c["section"] == "paper"} == paper
     figure = next(Path(p).stem for p in files if "figures" in Path(p).parts and p.endswith(".py"))
     assert (repo / "results-smoke" / "figures" / f"{figure}.png").stat().st_size > 10_000
+    assert _changed_files(repo, before) == set(files)
 
-    # the learner's and the adversary's own configs: their simulation tables hold them
-    for config, label in (("config/eps-ftl.yaml", "eps-ftl"), ("config/hot-item.yaml", "hot")):
-        assert config in files
-        results = re.search(r"^results_dir: (\S+)", files[config], re.M).group(1)
-        stage = "lower" if label == "eps-ftl" else "upper"
-        target = f"{results}/tables/sim_{stage}.csv"
-        r = _snakemake(repo, target, "--configfile", config, "--cores", "2")
-        assert r.returncode == 0, r.stderr[-4000:]
-        rows = read_table(repo / target)
-        column = "learner" if label == "eps-ftl" else "adversary"
-        assert any(row[column] == label and row["metric"] == "regret" for row in rows), target
 
-    # nothing but the files the recipes name was written
+@pytest.mark.workflow
+@pytest.mark.parametrize(
+    ("config", "label"), [("config/eps-ftl.yaml", "eps-ftl"), ("config/hot-item.yaml", "hot")]
+)
+def test_the_new_learner_and_adversary_reach_the_simulation_tables_of_their_configs(extended, config, label):
+    """The learner's and the adversary's own configs (the recipes' last step): their simulation
+    tables hold them."""
+    repo, files, before = extended
+    assert config in files
+    results = re.search(r"^results_dir: (\S+)", files[config], re.M).group(1)
+    stage = "lower" if label == "eps-ftl" else "upper"
+    target = f"{results}/tables/sim_{stage}.csv"
+    r = _snakemake(repo, target, "--configfile", config, "--cores", "2")
+    assert r.returncode == 0, r.stderr[-4000:]
+    rows = read_table(repo / target)
+    column = "learner" if label == "eps-ftl" else "adversary"
+    assert any(row[column] == label and row["metric"] == "regret" for row in rows), target
     assert _changed_files(repo, before) == set(files)
