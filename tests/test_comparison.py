@@ -12,6 +12,7 @@ from onlinerank.comparison import (
     bound_comparison_rows,
     comparison_horizon,
 )
+from onlinerank.settings import BoundComparison
 
 LN2 = math.log(2)
 
@@ -25,13 +26,13 @@ def test_comparison_horizon_is_ceil_of_factor_n_ln_n():
         assert T - 1 < 7.5 * n * math.log(n) <= T
 
 
-SEC = {
-    "families": ["single", "kchoice", "subset", "spearman"],
-    "n": [3, 10, 100],
-    "k": [2],
-    "k_sweep": {"n": 40, "k": [1, 4, 20, 21]},
-    "T_factor": 10,
-}
+SEC = BoundComparison(
+    families=["single", "kchoice", "subset", "spearman"],
+    n=[3, 10, 100],
+    k=[2],
+    k_sweep={"n": 40, "k": [1, 4, 20, 21]},
+    T_factor=10,
+)
 
 
 def test_rows_cover_the_sweeps_and_skip_k_above_n_over_2():
@@ -39,7 +40,7 @@ def test_rows_cover_the_sweeps_and_skip_k_above_n_over_2():
     keys = [(r["family"], r["sweep"], r["n"], r["k"], r["method"]) for r in rows]
     assert len(keys) == len(set(keys))
     by_n = {(f, n) for f, s, n, k, m in keys if s == "n"}
-    assert by_n == {(f, n) for f in SEC["families"] for n in SEC["n"]} - {("kchoice", 3)}  # 2k > n
+    assert by_n == {(f, n) for f in SEC.families for n in SEC.n} - {("kchoice", 3)}  # 2k > n
     assert {k for f, s, n, k, m in keys if s == "k"} == {1, 4, 20}  # k = 21 > 40/2 is skipped
     assert all(f == "kchoice" and n == 40 for f, s, n, k, m in keys if s == "k")
     assert {m for *_, m in keys} == set(METHODS)
@@ -79,7 +80,7 @@ def test_every_row_is_consistent():
         assert r["ratio"] == pytest.approx(r["bound"] / r["thm31"], rel=1e-14)
         assert r["ratio_over_claimed"] == pytest.approx(r["ratio"] / r["claimed_value"], rel=1e-14)
         assert r["claimed"] == CLAIMED[(r["method"], r["family"])]
-        assert r["T"] == comparison_horizon(r["n"], SEC["T_factor"])
+        assert r["T"] == comparison_horizon(r["n"], SEC.T_factor)
 
 
 def test_markdown_has_one_line_per_row():

@@ -62,7 +62,7 @@ def test_explicit_lower_bounds_are_below_the_exact_regret_where_they_hold():
 
 
 def test_h_c_is_the_first_horizon_from_which_the_regret_stays_above_c_n32_sqrt_T():
-    rows = hc_rows({"n": [4, 8, 16], "c": [0.05, 0.2, 10.0]})
+    rows = hc_rows({"n": [4, 8, 16], "c": [0.05, 0.2, 10.0], "k": 1})
     assert len(rows) == 9
     for r in rows:
         n, c = r["n"], r["c"]
@@ -84,7 +84,7 @@ def test_h_c_is_the_first_horizon_from_which_the_regret_stays_above_c_n32_sqrt_T
 
 
 def test_route_rows_bound_the_exact_regret_from_below():
-    sec = {"n": 10, "T": 200, "j": [0.5, 1, 2, 3]}
+    sec = {"n": 10, "T": 200, "k": 1, "j": [0.5, 1, 2, 3]}
     rows = abg_rows(sec)
     exact = float(lowerbound.exact_regret(10, 200))
     assert [r["j"] for r in rows] == [0.5, 1.0, 2.0, 3.0]
@@ -98,7 +98,7 @@ def test_route_rows_bound_the_exact_regret_from_below():
 
 
 def test_frequency_rows_histogram_next_to_the_binomial_pmf():
-    sec = {"n": 6, "T": 30, "reps": 4000}
+    sec = {"n": 6, "T": 30, "k": 1, "reps": 4000}
     rows = frequency_rows(sec, seed=5)
     assert rows == frequency_rows(sec, seed=5)  # a named random stream
     assert [r["count"] for r in rows] != [r["count"] for r in frequency_rows(sec, seed=6)]

@@ -70,9 +70,14 @@ def plugins():
 
 
 def test_the_worst_case_tables_divide_by_the_learners_own_bound(plugins):
+    from onlinerank.config import load_settings
+
     section = {"learners": ["mine", "ftl"], "comparison": {"exact": [{"n": 3, "T": 4}]}}
     specs = {"mine": {"name": LEARNER}, "ftl": {"name": "ftl"}}
-    rows = {r["learner"]: r for r in comparison_rows(section, specs, part="exact")}
+    config = {"seed": 0, "learners": specs, "adversaries": {"u": {"name": "uniform"}}, "worst_case": section}
+    settings = load_settings(config)
+    assert settings.worst_case is not None
+    rows = {r["learner"]: r for r in comparison_rows(settings.worst_case, settings.learners, part="exact")}
     # the DP's value is Follow-the-Leader's: only the bound is the plug-in's
     value = exact_worst_regret(3, 4, learner="ftl").value
     assert rows["mine"]["value"] == rows["ftl"]["value"] == value > 0
@@ -132,23 +137,32 @@ def test_the_timings_report_the_learners_counters(plugins):
     s = repeat_seconds({"name": LEARNER}, n=4, rounds=3, repeats=2, sample=False)
     assert s["sweeps"].tolist() == [7.0, 7.0]
     assert np.isnan(repeat_seconds({"name": "ftl"}, n=4, rounds=3, repeats=2, sample=False)["sweeps"]).all()
-    rows = runtime_rows(
-        {"mine": {"name": LEARNER}},
-        {"learners": ["mine"], "n": [4], "repeats": 2, "seconds_per_point": 0.001},
+    from dataclasses import replace
+
+    from onlinerank.config import load_settings
+
+    settings = load_settings(
+        {
+            "seed": 0,
+            "learners": {"mine": {"name": LEARNER}},
+            "adversaries": {"u": {"name": "uniform"}},
+            "runtime": {"learners": ["mine"], "n": [4, 5], "seconds_per_point": 0.001},
+        }
     )
+    # one n and two repeats: smaller than the schema lets a tier time (a quick check of the columns)
+    assert settings.runtime is not None
+    rows = runtime_rows(settings.learners, replace(settings.runtime, n=(4,), repeats=2))
     parts = {r["part"] for r in rows}
     assert "sweep" in parts and {r["sweeps_per_round"] for r in rows} == {7.0}
 
 
 def test_the_claims_select_by_role_and_by_own_bound(plugins):
-    config = {"adversaries": {"mine": {"name": ADVERSARY}, "u": {"name": "uniform"}, "g": {"name": "greedy"}}}
+    from onlinerank.config import load_settings
+
+    adversaries = {"mine": {"name": ADVERSARY}, "u": {"name": "uniform"}, "g": {"name": "greedy"}}
     learners = {"a": {"name": LEARNER}, "f": {"name": "ftl"}, "o": {"name": "onlinerank"}}
-    adversaries = {label: SimpleNamespace(name=spec["name"]) for label, spec in config["adversaries"].items()}
-    ctx = SimpleNamespace(
-        config=config,
-        settings=SimpleNamespace(adversaries=adversaries),
-        learner_spec=lambda label: learners[label],
-    )
+    settings = load_settings({"seed": 0, "learners": learners, "adversaries": adversaries})
+    ctx = SimpleNamespace(settings=settings, learner_spec=settings.learner)
     assert plays_role(ctx, "mine", "random-sequence") and plays_role(ctx, "u", "random-sequence")
     assert not plays_role(ctx, "g", "random-sequence") and plays_role(ctx, "g", "greedy-regret")
     with pytest.raises(ValueError, match="unknown adversary role 'randon'"):

@@ -162,17 +162,38 @@ def test_the_recorded_rate_is_exactly_the_papers_eta_when_the_learner_ran_at_it(
         assert ran_at_paper_eta(r) == (r["learner"] == "pl"), r
 
 
+_WC = ("properties", "worst_case", "properties")
+_RT = ("properties", "runtime", "properties")
 #: config keys whose defaults the schema alone states, and the value it states
 SCHEMA_DEFAULTS = {
     "checkpoints": (("properties", "checkpoints"), 12),
     "block_size": (("$defs", "stage", "properties", "block_size"), 32),
-    "fit_min_n": (("properties", "runtime", "properties", "fit_min_n"), 100),
+    "fit_min_n": (_RT + ("fit_min_n",), 100),
+    "seconds_per_point": (_RT + ("seconds_per_point",), 0.5),
+    "repeats": (_RT + ("repeats",), 5),
+    "max_n": (_RT + ("max_n",), {}),
+    "worst_case.family": (_WC + ("family",), "single"),
+    "worst_case.k": (_WC + ("k",), 1),
+    "worst_case.max_states": (_WC + ("max_states",), 20_000_000),
+    "worst_case.learners": (_WC + ("learners",), []),
+    "worst_case.exact[].eta_factor": (_WC + ("exact", "items", "properties", "eta_factor"), [1.0]),
+    "worst_case.comparison": (_WC + ("comparison",), {}),
+    "worst_case.comparison.exact": (_WC + ("comparison", "properties", "exact"), []),
+    "worst_case.comparison.max_n": (_WC + ("comparison", "properties", "max_n"), {}),
+    "worst_case.tightness.eta_factor": (_WC + ("tightness", "properties", "eta_factor"), [1.0]),
+    "worst_case.search.width": (_WC + ("search", "properties", "width"), 300),
+    "worst_case.search.max_evals": (_WC + ("search", "properties", "max_evals"), 5000),
 }
-#: a default restated in code: ``.get("block_size", 32)``, ``setting("runtime.fit_min_n", 100)``,
-#: ``.get("eta", "paper")``
-RESTATED = re.compile(
-    r"""(\.get|\.setting)\(\s*["'](?:[\w.]*\.)?(block_size|checkpoints|fit_min_n|eta)["']\s*,"""
+#: keys whose default is stated once (the schema, or a learner's constructor for ``eta`` and
+#: ``sampler``)
+DEFAULTED = (
+    "block_size|checkpoints|fit_min_n|seconds_per_point|repeats|max_n|max_sample_n|max_partial_sample_n"
+    "|eta|sampler|seed|family|k|max_states|learners|exact|eta_factor|comparison|adversaries|tightness"
+    "|search|width|max_evals"
 )
+#: a default restated in code: ``.get("block_size", 32)``, ``setting("runtime.fit_min_n", 100)``,
+#: ``.get("eta", "paper")``, ``srch.get("width", 300)``
+RESTATED = re.compile(rf"""(\.get|\.setting)\(\s*["'](?:[\w.]*\.)?({DEFAULTED})["']\s*,""")
 
 
 def test_no_default_is_restated_in_the_code():
@@ -181,10 +202,22 @@ def test_no_default_is_restated_in_the_code():
         for part in path:
             node = node[part]
         assert node["default"] == value, key  # the schema states it ...
+    from onlinerank.worst_case import MAX_STATES
+
+    assert SCHEMA_DEFAULTS["worst_case.max_states"][1] == MAX_STATES  # the DP's own cap
     for bad in (
         'sec.get("block_size", 32)',
         "ctx.setting('runtime.fit_min_n', 100)",
         'spec.get("eta", "paper")',
+        'fam, k = section.get("family", "single"), int(section.get("k", 1))',
+        'cap = section.get("max_states", MAX_STATES)',
+        'width, evals = int(srch.get("width", 300)), int(srch.get("max_evals", 5000))',
+        'factors = [float(f) for f in tight.get("eta_factor", [1.0])]',
+        'for label in section.get("learners", []):',
+        'comp = section.get("comparison", {})',
+        "int(config.get('seed', 0))",
+        's.get("sampler", "plackett-luce") == sampler',
+        'budget = float(sec.get("seconds_per_point", 0.5))',
     ):
         assert RESTATED.search(bad), bad  # ... the pattern would see a restatement ...
     files = sorted(SRC.rglob("*.py"))
@@ -201,7 +234,15 @@ def test_no_default_is_restated_in_the_code():
         "cells.py": ["sec.block_size", "settings.checkpoints"],
         "config.py": ['"checkpoints": settings.checkpoints', 'bs = sec["block_size"]'],
         "claims/runtime.py": ["ctx.settings.runtime", "return runtime.fit_min_n"] + ["_fit_min_n(ctx)"] * 2,
-        "figures/runtime.py": ["as_settings(config).runtime", "nmin = timing.fit_min_n"],
+        "figures/runtime.py": ["timing = config.runtime", "nmin = timing.fit_min_n"],
+        "worst_case_tables.py": ["fam, k, cap = wc.family, wc.k, wc.max_states"] * 2
+        + ["width, evals = wc.search_width, wc.max_evals", "width, evals = wc.tightness_width, wc.max_evals"]
+        + ['tight["eta_factor"]', "for label in wc.learners:"],
+        "worst_case.py": ['fam, k = case["family"], int(case["k"])', 'for f in case["eta_factor"]:'],
+        "mutations.py": ['"seed": settings.seed'],
+        "timing.py": ["budget, repeats = sec.seconds_per_point, sec.repeats"],
+        "learners/onlinerank.py": ['_param(spec, "sampler")'] * 2 + ['_param(s, "sampler") == sampler'],
+        "claims/common.py": ['spec.param("sampler")'],
     }
     for name, needles in reads.items():
         text = (SRC / name).read_text()

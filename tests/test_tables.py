@@ -74,10 +74,12 @@ def test_make_table_dispatches_to_the_registered_function(smoke_config):
     cfg = copy.deepcopy(smoke_config)
     assert make_table("bounds_upper", cfg) == bounds_rows(cfg, "upper")
     assert make_table("bounds_spearman", cfg) == bounds_rows(cfg, "spearman")
-    assert make_table("bound_comparison", cfg) == bound_comparison_rows(cfg["bound_comparison"])
     from onlinerank.lower_tables import hc_rows
+    from onlinerank.settings import as_settings
 
-    assert make_table("lower_hc", cfg) == hc_rows(cfg["lowerbound"]["hc"])
+    settings = as_settings(cfg)  # the builders take the typed settings' sections
+    assert make_table("bound_comparison", cfg) == bound_comparison_rows(settings.bound_comparison)
+    assert make_table("lower_hc", cfg) == hc_rows(settings.lowerbound["hc"])
     with pytest.raises(KeyError):
         make_table("no_such_table", cfg)
 

@@ -62,7 +62,12 @@ def test_runtime_rows_time_the_parts_each_n_allows():
         "seconds_per_point": 0.002,
         "repeats": 5,
     }
-    rows = runtime_rows(learners, sec)
+    from onlinerank.config import load_settings
+
+    settings = load_settings(
+        {"seed": 0, "learners": learners, "adversaries": {"u": {"name": "uniform"}}, "runtime": sec}
+    )
+    rows = runtime_rows(settings.learners, settings.runtime)
     parts: dict[tuple[str, int], list[str]] = {}
     reps: dict[tuple[str, int, str], list[int]] = {}
     for r in rows:

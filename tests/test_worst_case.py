@@ -482,8 +482,22 @@ def test_state_estimate_is_exact_for_single_choice_and_an_upper_bound_otherwise(
 # ------------------------------------------------------------------------------------------
 
 
+def _typed(section: dict):
+    """The typed ``worst_case`` of a config around ``section`` (the schema fills its defaults)."""
+    from onlinerank.config import load_settings
+
+    config = {
+        "seed": 0,
+        "learners": {"pl": {"name": "onlinerank"}},
+        "adversaries": {"u": {"name": "uniform"}},
+    }
+    return load_settings({**config, "worst_case": section}).worst_case
+
+
 def test_worst_case_rows_columns_and_values():
-    new = worst_case_rows({"exact": [{"family": "single", "n": 3, "T": [10, 20], "eta_factor": [0.5, 1.0]}]})
+    new = worst_case_rows(
+        _typed({"exact": [{"family": "single", "n": 3, "T": [10, 20], "eta_factor": [0.5, 1.0]}]})
+    )
     assert len(new) == 4
     assert list(new[0]) == [
         "family",
@@ -503,7 +517,7 @@ def test_worst_case_rows_columns_and_values():
     for row in new:
         r = exact_worst_regret(3, row["T"], eta=row["eta_factor"] * theorem31_eta(3, row["T"], "single"))
         assert row["value"] == r.value and row["family"] == "single"
-    two = worst_case_rows({"exact": [{"family": "kchoice", "n": 5, "k": 2, "T": [5]}]})
+    two = worst_case_rows(_typed({"exact": [{"family": "kchoice", "n": 5, "k": 2, "T": [5]}]}))
     assert (
         two[0]["family"] == "kchoice"
         and two[0]["value"] == exact_worst_regret(5, 5, family="kchoice", k=2).value

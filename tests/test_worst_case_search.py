@@ -204,12 +204,18 @@ def with_worst_case(section):
 
 
 @pytest.fixture(scope="module")
-def smoke_tables():
-    load_settings(with_worst_case(copy.deepcopy(SMOKE)))
-    return comparison_rows(SMOKE, LEARNERS), tightness_rows(SMOKE)
+def smoke_settings():
+    """SMOKE checked and typed by the one validator (the schema fills the defaults)."""
+    return load_settings(with_worst_case(copy.deepcopy(SMOKE)))
 
 
-def test_comparison_rows(smoke_tables):
+@pytest.fixture(scope="module")
+def smoke_tables(smoke_settings):
+    wc = smoke_settings.worst_case
+    return comparison_rows(wc, smoke_settings.learners), tightness_rows(wc)
+
+
+def test_comparison_rows(smoke_tables, smoke_settings):
     rows, _ = smoke_tables
     exact = [r for r in rows if r["kind"] == "exact"]
     # every learner at both DP points, Hedge skipped above its max_n
@@ -229,7 +235,8 @@ def test_comparison_rows(smoke_tables):
     assert len(frac) == 6 * 2 * 4  # learners x DP sizes x (greedy, cyclic, staircase, beam)
     for f in frac:
         assert 0 <= f["fraction"] <= 1 + 1e-9 and f["fraction"] == pytest.approx(f["value"] / f["exact"])
-    split = comparison_rows(SMOKE, LEARNERS, part="exact") + comparison_rows(SMOKE, LEARNERS, part="search")
+    wc, specs = smoke_settings.worst_case, smoke_settings.learners
+    split = comparison_rows(wc, specs, part="exact") + comparison_rows(wc, specs, part="search")
     assert sorted(map(str, split)) == sorted(map(str, rows))
 
 
@@ -253,12 +260,12 @@ def test_tightness_rows(smoke_tables):
     assert r3[40] > r3[20]
 
 
-def test_figures_render_from_the_tables(smoke_tables, tmp_path):
+def test_figures_render_from_the_tables(smoke_tables, smoke_settings, tmp_path):
     from onlinerank.plotting import draw, save_figure, style
 
     cmp_rows, tight_rows = smoke_tables
     for name, rows in (("worst_case_learners", cmp_rows), ("tightness", tight_rows)):
-        fig = draw(name, {name: rows}, {"learners": LEARNERS, "worst_case": SMOKE})
+        fig = draw(name, {name: rows}, smoke_settings)
         with style():
             save_figure(fig, tmp_path / f"{name}.png", tmp_path / f"{name}.pdf")
         for p in (tmp_path / f"{name}.png", tmp_path / f"{name}.pdf"):
@@ -319,7 +326,7 @@ def test_pipeline_tables_are_these_rows(smoke_tables, tmp_path):
     from onlinerank.table_schemas import columns, make_table
 
     cmp_rows, tight_rows = smoke_tables
-    config = {"learners": LEARNERS, "worst_case": SMOKE, "seed": 0}
+    config = with_worst_case(copy.deepcopy(SMOKE))
     for name, want in (("worst_case_learners", cmp_rows), ("tightness", tight_rows)):
         path = tmp_path / f"{name}.csv"
         write_csv(path, make_table(name, config))

@@ -10,9 +10,13 @@ family), and over ``k`` at fixed ``n`` (k-choice).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from . import bounds as B
 from .feedback import family_M
+
+if TYPE_CHECKING:
+    from .settings import BoundComparison
 
 __all__ = ["METHODS", "CLAIMED", "comparison_horizon", "bound_comparison_rows", "bound_comparison_markdown"]
 
@@ -61,21 +65,22 @@ def _row(fam: str, n: int, k: int, T: int, m: str, sweep: str) -> dict | None:
     }
 
 
-def bound_comparison_rows(sec: dict) -> list[dict]:
+def bound_comparison_rows(sec: BoundComparison) -> list[dict]:
     """Rows (family, sweep, n, k, T, method, bound, thm31, ratio, claimed factor, ratio/claimed):
-    sweeps over ``sec["n"]`` (k = 1, or each of ``sec["k"]`` for k-choice) and, for k-choice,
-    over ``sec["k_sweep"]["k"]`` at ``n = sec["k_sweep"]["n"]``; ``T`` from
-    :func:`comparison_horizon` with ``sec["T_factor"]``."""
-    tf = sec["T_factor"]
+    sweeps over ``sec.n`` (k = 1, or each of ``sec.k`` for k-choice) and, for k-choice, over
+    ``sec.k_sweep["k"]`` at ``n = sec.k_sweep["n"]``; ``T`` from :func:`comparison_horizon` with
+    ``sec.T_factor``.  ``sec``: the typed settings' ``bound_comparison``
+    (:class:`onlinerank.settings.BoundComparison`; theory §3.3)."""
+    tf = sec.T_factor
     rows = []
-    for fam in sec["families"]:
-        for k in sec.get("k", [2]) if fam == "kchoice" else [1]:
-            for n in sec["n"]:
+    for fam in sec.families:
+        for k in sec.k if fam == "kchoice" else (1,):
+            for n in sec.n:
                 if fam == "kchoice" and 2 * k > n:
                     continue
                 T = comparison_horizon(n, tf)
                 rows += [r for m in METHODS if (r := _row(fam, n, k, T, m, "n")) is not None]
-        ks = sec.get("k_sweep")
+        ks = sec.k_sweep
         if fam == "kchoice" and ks:
             n = int(ks["n"])
             T = comparison_horizon(n, tf)

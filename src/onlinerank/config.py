@@ -6,7 +6,7 @@ Validation happens before any job runs, in :func:`load_settings` (the
 ranges, unknown keys — an error names the key, with a close-match suggestion for a misspelt one;
 it fills in every default), then :func:`validate_config` (unknown learner/adversary names,
 impossible games, learners that refuse a game, the exact worst cases' sizes, the claim registry's
-config keys).  Every error is a :class:`ConfigError` whose message names the key and the value.
+config keys).  Every error is a :class:`~onlinerank.schema_validation.ConfigError` whose message names the key and the value.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from .cells import STAGES, cell_game, cells_of, find_group, spec_params
 from .learners import LEARNERS, make_learner
 from .provenance import config_digest
 from .schema_validation import ConfigError, resolve_output_dirs, validate_schema
-from .worst_case import DP_FAMILIES, MAX_STATES, _check_size, dp_learner
+from .worst_case import DP_FAMILIES, _check_size, dp_learner
 from .worst_case_tables import _max_n
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ def load_settings(config: dict, schema_path: str | Path | None = None) -> Settin
     pipeline's inputs): the one validator.
 
     The schema's defaults are filled into ``config`` in place (Snakemake keeps reading that dict),
-    then the semantic checks run; any error is a :class:`ConfigError` ``config error at <key>:
+    then the semantic checks run; any error is a :class:`~onlinerank.schema_validation.ConfigError` ``config error at <key>:
     ...`` naming the key and the value."""
     validate_schema(config, schema_path)
     return validate_config(config)
@@ -74,7 +74,7 @@ def load_settings(config: dict, schema_path: str | Path | None = None) -> Settin
 def validate_config(config: dict) -> Settings:
     """Semantic checks beyond the JSON schema, on a config the schema has validated and filled
     (:func:`load_settings` runs both); returns the typed
-    :class:`~onlinerank.settings.Settings`; raises :class:`ConfigError` naming key and value.
+    :class:`~onlinerank.settings.Settings`; raises :class:`~onlinerank.schema_validation.ConfigError` naming key and value.
 
     Instantiates every learner and adversary (unknown names, bad parameters) and builds every
     game (n < 2, k > n, k > n/2 for k-choice, T < 1, ...), checks the worst cases' sizes and the
@@ -183,15 +183,15 @@ def _validate_runtime(config: dict) -> None:
     sec = config.get("runtime")
     if not sec:
         return
-    learners = config.get("learners", {})
-    for lab in sec.get("learners", []):
+    learners = config["learners"]
+    for lab in sec["learners"]:
         if lab not in learners:
             _fail("runtime.learners", lab, "not defined under top-level 'learners'")
     for key in ("max_n", "max_sample_n", "max_partial_sample_n"):
-        for lab in sec.get(key, {}):
-            if lab not in sec.get("learners", []):
+        for lab in sec[key]:
+            if lab not in sec["learners"]:
                 _fail(f"runtime.{key}", lab, "not one of runtime.learners")
-    for lab, cap in sec.get("max_partial_sample_n", {}).items():
+    for lab, cap in sec["max_partial_sample_n"].items():
         if not LEARNERS[learners[lab]["name"]].implements("sample_first_step"):
             _fail(
                 f"runtime.max_partial_sample_n.{lab}",
@@ -274,8 +274,9 @@ def _points(key: str, v, T_list: bool) -> list[dict]:
 def validate_worst_case(section: dict, learners: dict) -> None:
     """Check the ``worst_case`` section against :func:`onlinerank.worst_case.exact_worst_regret`'s
     rules (theory §3.4 DP sizes) before any work, as part of :func:`validate_config` (the one
-    place that calls it); raises a one-line :class:`ConfigError` naming the key and the value.
+    place that calls it); raises a one-line :class:`~onlinerank.schema_validation.ConfigError` naming the key and the value.
 
+    ``section`` is the config's ``worst_case`` with the schema's defaults filled in;
     ``learners`` is the config's ``learners`` mapping (label -> spec).  Checked: known keys,
     families in the package's vocabulary, integer sizes, every learner label known and with a
     law that is a function of S, registered adversaries that produce the family, and the
@@ -284,26 +285,26 @@ def validate_worst_case(section: dict, learners: dict) -> None:
     if not isinstance(section, dict):
         _wc_fail("", section, "must be a mapping (the former list of cases goes under worst_case.exact)")
     _mapping("", section, _WORST_CASE_KEYS)
-    cap = section.get("max_states", MAX_STATES)
+    cap = section["max_states"]
     if isinstance(cap, bool) or not isinstance(cap, int | float) or not cap >= 1:
         _wc_fail("max_states", cap, "must be a number >= 1")
-    for i, case in enumerate(section.get("exact", [])):
+    for i, case in enumerate(section["exact"]):
         where = f"exact[{i}]"
         _mapping(where, case, ("family", "n", "k", "T", "eta_factor"))
         fam = case["family"]
         if fam not in DP_FAMILIES:
             _wc_fail(f"{where}.family", fam, f"must be one of {', '.join(DP_FAMILIES)}")
-        n, k = _int(f"{where}.n", case.get("n"), 2), _int(f"{where}.k", case["k"])
-        for T in _ints(f"{where}.T", case.get("T")):
+        n, k = _int(f"{where}.n", case["n"], 2), _int(f"{where}.k", case["k"])
+        for T in _ints(f"{where}.T", case["T"]):
             _check_dp(f"{where}.T", "onlinerank", n, T, fam, k, cap)
-        for f in case.get("eta_factor", [1.0]):
+        for f in case["eta_factor"]:
             if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
                 _wc_fail(f"{where}.eta_factor", f, "must be positive numbers")
     fam = section["family"]
     if fam not in DP_FAMILIES:
         _wc_fail("family", fam, f"must be one of {', '.join(DP_FAMILIES)}")
     k = _int("k", section["k"])
-    labels = section.get("learners", [])
+    labels = section["learners"]
     if not isinstance(labels, list):
         _wc_fail("learners", labels, "must be a list of learner labels")
     specs = {}
@@ -315,18 +316,18 @@ def validate_worst_case(section: dict, learners: dict) -> None:
             dp_learner(learners[lab], max(2 * k, 3), 2, fam, k)
         except ValueError as e:
             _wc_fail("learners", lab, str(e))
-    comp = _mapping("comparison", section.get("comparison", {}), ("exact", "search", "adversaries", "max_n"))
-    if comp and not labels:
+    comp = _mapping("comparison", section["comparison"], ("exact", "search", "adversaries", "max_n"))
+    if (comp["exact"] or comp["search"]) and not labels:
         _wc_fail("learners", labels, "the comparison needs at least one learner")
-    max_n = _mapping("comparison.max_n", comp.get("max_n", {}), tuple(labels) + _names(specs))
+    max_n = _mapping("comparison.max_n", comp["max_n"], tuple(labels) + _names(specs))
     for key, v in max_n.items():
         _int(f"comparison.max_n.{key}", v, 2)
-    for i, p in enumerate(_points("comparison.exact", comp.get("exact", []), T_list=False)):
+    for i, p in enumerate(_points("comparison.exact", comp["exact"], T_list=False)):
         for lab, spec in specs.items():
             if p["n"] <= _max_n(max_n, lab, spec):
                 _check_dp(f"comparison.exact[{i}].T", spec, p["n"], p["T"], fam, k, cap)
-    _points("comparison.search", comp.get("search", []), T_list=False)
-    advs = comp.get("adversaries", [])
+    _points("comparison.search", comp["search"], T_list=False)
+    advs = comp["adversaries"]
     if not isinstance(advs, list):
         _wc_fail("comparison.adversaries", advs, "must be a list of registered adversary names")
     for a in advs:
@@ -336,20 +337,19 @@ def validate_worst_case(section: dict, learners: dict) -> None:
             )
         if fam not in ADVERSARIES[a].families:
             _wc_fail("comparison.adversaries", a, f"does not produce {fam!r} feedback")
-    tight = _mapping("tightness", section.get("tightness", {}), ("eta_factor", "exact", "search", "width"))
+    tight = _mapping("tightness", section["tightness"], ("eta_factor", "exact", "search", "width"))
     if "width" in tight:
         _int("tightness.width", tight["width"], 0)
-    for f in tight.get("eta_factor", [1.0]):
+    for f in tight["eta_factor"]:
         if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
             _wc_fail("tightness.eta_factor", f, "must be positive numbers")
-    for i, p in enumerate(_points("tightness.exact", tight.get("exact", []), T_list=True)):
+    for i, p in enumerate(_points("tightness.exact", tight["exact"], T_list=True)):
         for T in p["T"]:
             _check_dp(f"tightness.exact[{i}].T", "onlinerank", p["n"], T, fam, k, cap)
-    _points("tightness.search", tight.get("search", []), T_list=True)
-    srch = _mapping("search", section.get("search", {}), ("width", "max_evals"))
+    _points("tightness.search", tight["search"], T_list=True)
+    srch = _mapping("search", section["search"], ("width", "max_evals"))
     for key in ("width", "max_evals"):
-        if key in srch:
-            _int(f"search.{key}", srch[key])
+        _int(f"search.{key}", srch[key])
 
 
 def _names(specs: dict) -> tuple[str, ...]:

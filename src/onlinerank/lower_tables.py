@@ -1,11 +1,13 @@
 """Tables of the lower-bound stage (theory §4): exact curves, explicit bounds, h_c(n), the
 alpha/beta/gamma route and the frequency law.  Everything here is exact (closed forms or exact
-finite sums) except :func:`frequency_rows`, which samples the construction (and says so)."""
+finite sums) except :func:`frequency_rows`, which samples the construction (and says so).  Each
+builder takes its part of the config's ``lowerbound`` section with the schema's defaults filled in
+(:mod:`onlinerank.settings`: in the pipeline, the typed settings' read-only mapping)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import cast
 
 import numpy as np
@@ -16,19 +18,19 @@ from .seeding import stream
 __all__ = ["T_grid", "exact_curve_rows", "hc_rows", "abg_rows", "frequency_rows"]
 
 
-def T_grid(spec: dict) -> np.ndarray:
+def T_grid(spec: Mapping) -> np.ndarray:
     """Distinct integer horizons, log-spaced between ``min`` and ``max`` (``points`` of them)."""
     return np.unique(np.round(np.geomspace(spec["min"], spec["max"], spec["points"]))).astype(int)
 
 
-def _pairs(sec: dict) -> Iterator[tuple[int, int]]:
+def _pairs(sec: Mapping) -> Iterator[tuple[int, int]]:
     for n in sec["n"]:
         for k in sec["k"]:
             if 1 <= k and 2 * k <= n:
                 yield int(n), int(k)
 
 
-def exact_curve_rows(sec: dict) -> list[dict]:
+def exact_curve_rows(sec: Mapping) -> list[dict]:
     """Per (n, k, T): the exact random-adversary regret of every algorithm (§4.2), its asymptote
     and corrected asymptote (§4.3), bounds (a) Hölder, (b) sharp-rate, (c) Berry–Esseen (§4.5),
     and Theorem 3.1 at the paper's and the optimal eta with M = k(n-k) (the sandwich)."""
@@ -60,11 +62,11 @@ def exact_curve_rows(sec: dict) -> list[dict]:
     return rows
 
 
-def hc_rows(sec: dict) -> list[dict]:
+def hc_rows(sec: Mapping) -> list[dict]:
     """h_c(n): the smallest T0 with exact regret >= c n^{3/2} sqrt(kT) for all T >= T0 (§4.5 d),
     certified beyond the scanned range by bound (b)."""
     rows = []
-    k = int(sec.get("k", 1))
+    k = int(sec["k"])
     for c in sec["c"]:
         for n in sec["n"]:
             if 2 * k > n:
@@ -85,11 +87,11 @@ def hc_rows(sec: dict) -> list[dict]:
     return rows
 
 
-def abg_rows(sec: dict) -> list[dict]:
+def abg_rows(sec: Mapping) -> list[dict]:
     """The paper's route (§4.4) for each j: alpha, beta, gamma bounds (exact Binomial sums),
     the implied regret lower bound, its CLT form, and the exact E[L*] and regret."""
     rows = []
-    n, T, k = int(sec["n"]), int(sec["T"]), int(sec.get("k", 1))
+    n, T, k = int(sec["n"]), int(sec["T"]), int(sec["k"])
     exact_reg = float(lowerbound.exact_regret(n, T, k))
     best_ell = float(lowerbound.expected_best_loss(n, T, k)) + T * math.comb(k, 2)
     for j in sec["j"]:
@@ -114,12 +116,12 @@ def abg_rows(sec: dict) -> list[dict]:
     return rows
 
 
-def frequency_rows(sec: dict, seed: int) -> list[dict]:
+def frequency_rows(sec: Mapping, seed: int) -> list[dict]:
     """Monte Carlo of the construction: histogram of item 0's frequency over ``reps`` sampled
     sequences, next to the Binomial(T, k/n) pmf (sampled, not exact: the pmf is the exact law)."""
     from scipy.stats import binom
 
-    n, T, k, reps = int(sec["n"]), int(sec["T"]), int(sec.get("k", 1)), int(sec["reps"])
+    n, T, k, reps = int(sec["n"]), int(sec["T"]), int(sec["k"]), int(sec["reps"])
     rng = stream(seed, "lower", "frequencies", n, k, T)
     f = lowerbound.sample_frequencies(n, T, reps, rng, k)
     counts = np.bincount(f[:, 0], minlength=T + 1)

@@ -39,9 +39,12 @@ import contextlib
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 __all__ = [
     "Mutation",
@@ -329,10 +332,14 @@ SMALL_CELLS: dict[str, Any] = {
 _SMALL_TABLES = ("sim_upper", "sim_spearman", "worst_case", "lemma61")
 
 
-def small_config(config: Mapping) -> dict:
+def small_config(config: Settings | Mapping) -> dict:
     """:data:`SMALL_CELLS` with the tier's ``seed`` and ``claims`` section (alpha, margins and
-    tolerances: the verdicts use the tier's thresholds; theory §3.2, §2.4)."""
-    return {**SMALL_CELLS, "seed": int(config.get("seed", 0)), "claims": dict(config.get("claims") or {})}
+    tolerances: the verdicts use the tier's thresholds; theory §3.2, §2.4).  ``config``: the
+    tier's settings or config (:func:`onlinerank.settings.as_settings`)."""
+    from .settings import _thawed, as_settings
+
+    settings = as_settings(config)
+    return {**SMALL_CELLS, "seed": settings.seed, "claims": _thawed(settings.config["claims"])}
 
 
 def small_tables(config: Mapping) -> dict[str, list[dict]]:
@@ -341,18 +348,20 @@ def small_tables(config: Mapping) -> dict[str, list[dict]]:
     aggregated by :func:`onlinerank.tables.aggregate`), the exact worst cases and the sampled
     Lemma 6.1 check (theory §2.4, §3.4)."""
     from .cells import cells_of, run_block
+    from .settings import as_settings
     from .tables import aggregate, lemma61_rows
     from .worst_case import worst_case_rows
 
-    cfg = dict(config)
+    settings = as_settings(config)
     tables: dict[str, list[dict]] = {}
     for stage in ("upper", "spearman"):
         rows: list[dict] = []
-        for cell in cells_of(cfg, stage):
-            rows += aggregate(cell, [run_block(cfg, cell, b) for b in range(cell.blocks)])
+        for cell in cells_of(settings, stage):
+            rows += aggregate(cell, [run_block(settings, cell, b) for b in range(cell.blocks)])
         tables[f"sim_{stage}"] = rows
-    tables["worst_case"] = worst_case_rows(cfg["worst_case"])
-    tables["lemma61"] = lemma61_rows(cfg["lemma61"], int(cfg["seed"]))
+    assert settings.worst_case is not None and settings.lemma61 is not None  # SMALL_CELLS has both
+    tables["worst_case"] = worst_case_rows(settings.worst_case)
+    tables["lemma61"] = lemma61_rows(settings.lemma61, settings.seed)
     return tables
 
 

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from .settings import Settings
+
 __all__ = [
     "use_style",
     "style",
@@ -89,9 +91,11 @@ def style() -> contextlib.AbstractContextManager:
     return matplotlib.rc_context(cast(Any, STYLE))
 
 
-def draw(name: str, tables: Mapping[str, list[dict]], config: Mapping[str, Any], **options: Any) -> Figure:
+def draw(name: str, tables: Mapping[str, list[dict]], config: Settings | Mapping, **options: Any) -> Figure:
     """Figure ``name`` of the catalog (:data:`onlinerank.figures.FIGURES`) drawn from ``tables``
-    (name -> rows) and ``config`` in the project's style (:func:`style`); pure (no file is written,
+    (name -> rows) and the typed settings of ``config`` (:func:`onlinerank.settings.as_settings`:
+    in a job, the object ``onlinerank.pipeline.run`` already built) in the project's style
+    (:func:`style`); pure (no file is written,
     no pyplot figure is left open).  It lives here, not in the catalog, so that reading the catalog
     (the claims do) does not depend on the drawing code.  Theory: see the figure's caption."""
     from .figures import FIGURES, plot_function
@@ -99,9 +103,12 @@ def draw(name: str, tables: Mapping[str, list[dict]], config: Mapping[str, Any],
     missing = [t for t in FIGURES[name].tables if t not in tables] if name in FIGURES else []
     if missing:
         raise KeyError(f"figure {name!r} needs the table(s) {', '.join(missing)}")
+    from .settings import as_settings
+
     plot = plot_function(name)
+    settings = as_settings(config)
     with style():
-        return plot(dict(tables), dict(config), **options)
+        return plot(dict(tables), settings, **options)
 
 
 def stamp(fig: Figure, config_digest: str, commit: str) -> None:

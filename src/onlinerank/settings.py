@@ -177,17 +177,22 @@ class BoundComparison:
 
 @dataclass(frozen=True)
 class WorstCase:
-    """Exact worst cases and the search adversary; the nested grids stay read-only mappings
-    (their builders in :mod:`onlinerank.worst_case_tables` read them as the schema states)."""
+    """Exact worst cases and the search adversary.  The nested grids stay read-only mappings with
+    every key the schema defaults (``exact`` cases: family, n, k, T, eta_factor; ``comparison``:
+    exact, search, adversaries, max_n; ``tightness``: eta_factor, exact, search); their builders
+    in :mod:`onlinerank.worst_case_tables` read them as the schema states.  ``tightness_width`` is
+    ``tightness.width`` if given, else ``search_width`` (the schema's stated fallback)."""
 
     exact: tuple[Mapping[str, Any], ...]
     family: str
     k: int
-    max_states: float | None
+    max_states: float
     learners: tuple[str, ...]
     comparison: Mapping[str, Any]
     tightness: Mapping[str, Any]
-    search: Mapping[str, Any]
+    search_width: int
+    max_evals: int
+    tightness_width: int
     section: Mapping[str, Any]
 
 
@@ -261,9 +266,9 @@ def _runtime(sec: Mapping) -> Runtime:
     return Runtime(
         learners=tuple(sec["learners"]),
         n=tuple(int(x) for x in sec["n"]),
-        max_n=_frozen(sec.get("max_n", {})),
-        max_sample_n=_frozen(sec.get("max_sample_n", {})),
-        max_partial_sample_n=_frozen(sec.get("max_partial_sample_n", {})),
+        max_n=_frozen(sec["max_n"]),
+        max_sample_n=_frozen(sec["max_sample_n"]),
+        max_partial_sample_n=_frozen(sec["max_partial_sample_n"]),
         seconds_per_point=float(sec["seconds_per_point"]),
         fit_min_n=int(sec["fit_min_n"]),
         repeats=int(sec["repeats"]),
@@ -274,15 +279,19 @@ def _runtime(sec: Mapping) -> Runtime:
 
 
 def _worst_case(sec: Mapping) -> WorstCase:
+    search, tight = sec["search"], sec["tightness"]
     return WorstCase(
-        exact=_frozen(sec.get("exact", [])),
+        exact=_frozen(sec["exact"]),
         family=sec["family"],
         k=int(sec["k"]),
-        max_states=sec.get("max_states"),
-        learners=tuple(sec.get("learners", [])),
-        comparison=_frozen(sec.get("comparison", {})),
-        tightness=_frozen(sec.get("tightness", {})),
-        search=_frozen(sec.get("search", {})),
+        max_states=sec["max_states"],
+        learners=tuple(sec["learners"]),
+        comparison=_frozen(sec["comparison"]),
+        tightness=_frozen(tight),
+        search_width=int(search["width"]),
+        max_evals=int(search["max_evals"]),
+        # not a default of its own: the schema states that tightness.width falls back to search.width
+        tightness_width=int(tight["width"] if "width" in tight else search["width"]),
         section=_frozen(sec),
     )
 

@@ -19,6 +19,12 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from .settings import Settings
 
 __all__ = [
     "STAGES",
@@ -50,9 +56,10 @@ class Column:
 class TableSchema:
     """A table: made when the config has section ``stage`` (``""``: in every tier); rows built by ``builder``
     (``"module:function"`` below ``onlinerank``, empty for the aggregated tables) called with the
-    config values at ``args`` (dotted paths; ``"seed"`` is the run's seed as an int, ``"@config"``
-    the whole config, ``"=x"`` the literal string ``x``); ``keys``: the config entries whose
-    change reruns it."""
+    typed settings' values at ``args`` (dotted paths into :class:`onlinerank.settings.Settings`:
+    ``"seed"`` is the run's seed, ``"worst_case"`` a :class:`~onlinerank.settings.WorstCase`;
+    ``"@config"`` the whole settings, ``"=x"`` the literal string ``x``); ``keys``: the config
+    entries whose change reruns it."""
 
     name: str
     stage: str
@@ -436,30 +443,35 @@ def columns(name: str) -> tuple[str, ...]:
         raise KeyError(f"unknown table {name!r}; known: {', '.join(SCHEMAS)}") from None
 
 
-def _argument(config: dict, path: str):
-    """A builder's argument (:class:`onlinerank.table_schemas.TableSchema` ``args``)."""
+def _argument(settings: Settings, path: str) -> Any:
+    """A builder's argument (:class:`onlinerank.table_schemas.TableSchema` ``args``): the typed
+    settings themselves (``@config``), a literal (``=...``), or the typed value at a dotted path
+    (:func:`onlinerank.settings.setting_value`: ``worst_case`` is a
+    :class:`~onlinerank.settings.WorstCase`, ``learners`` the specs by label)."""
+    from .settings import setting_value
+
     if path == "@config":
-        return config
+        return settings
     if path.startswith("="):
         return path[1:]
-    if path == "seed":
-        return int(config["seed"])
-    value = config
-    for key in path.split("."):
-        value = value[key]
-    return value
+    return setting_value(settings, path)
 
 
-def make_table(name: str, config: dict) -> list[dict]:
+def make_table(name: str, config: Settings | Mapping) -> list[dict]:
     """The rows of table ``name``, built by the function its schema names
-    (:data:`onlinerank.table_schemas.SCHEMAS`), checked against the declared columns in order.
-    The builder's module is imported here, by name, so that a table job loads only its producer."""
+    (:data:`onlinerank.table_schemas.SCHEMAS`) from the typed settings of ``config``
+    (:func:`onlinerank.settings.as_settings`; in a job, the object ``onlinerank.pipeline.run``
+    already typed), checked against the declared columns in order.  The builder's module is
+    imported here, by name, so that a table job loads only its producer."""
+    from .settings import as_settings
+
     schema = BUILT_TABLES.get(name)
     if schema is None:
         raise KeyError(f"no table {name!r} is built from the config; built: {', '.join(BUILT_TABLES)}")
+    settings = as_settings(config)
     module, _, fn = schema.builder.partition(":")
     build = getattr(importlib.import_module(f"onlinerank.{module}"), fn)
-    rows = build(*(_argument(config, a) for a in schema.args))
+    rows = build(*(_argument(settings, a) for a in schema.args))
     check_columns(name, rows)
     return rows
 

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .cells import Cell, cell_game, cells_of
 from .io import load_results
 from .results import SimResult
+
+if TYPE_CHECKING:
+    from .settings import Lemma61
 
 __all__ = [
     "aggregate",
@@ -122,14 +126,15 @@ def bounds_rows(config: dict, stage: str) -> list[dict]:
     return rows
 
 
-def lemma61_rows(sec: dict, seed: int) -> list[dict]:
+def lemma61_rows(sec: Lemma61, seed: int) -> list[dict]:
     """Lemma 6.1 sampled at size ``n``: for a random OnlineRank state (log-weights ~ N(0, 1.5²)),
     ``samples`` orders from each sampler (the simulator's per-row-seeded samplers) and the
-    frequency of ``u before v`` on ``pairs`` random pairs, next to ``expit(a_u - a_v)``."""
+    frequency of ``u before v`` on ``pairs`` random pairs, next to ``expit(a_u - a_v)``.  ``sec``:
+    the typed settings' ``lemma61`` (:class:`onlinerank.settings.Lemma61`)."""
     from .samplers import expit, plackett_luce_rows, quicksort_rows
     from .seeding import stream
 
-    n, samples, pairs = int(sec["n"]), int(sec["samples"]), int(sec["pairs"])
+    n, samples, pairs = sec.n, sec.samples, sec.pairs
     rng = stream(seed, "lemma61", n)
     a = rng.normal(scale=1.5, size=n)
     uv = np.array([rng.choice(n, 2, replace=False) for _ in range(pairs)])

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -13,6 +15,9 @@ from .adversaries import make_adversary
 from .game import Game
 from .learners import make_learner
 from .seeding import draw_seeds, replicate_keys, replicate_streams
+
+if TYPE_CHECKING:
+    from .settings import Runtime, Spec
 
 __all__ = [
     "repeat_seconds",
@@ -96,16 +101,17 @@ def per_round_seconds(
     }
 
 
-def runtime_rows(learners: dict, sec: dict) -> list[dict]:
+def runtime_rows(learners: Mapping[str, Spec], sec: Runtime) -> list[dict]:
     """Rows (learner, n, part, repeat, seconds per round) for each learner label and n of ``sec``
-    (theory §2.1-2.3 and §3.3): ``sec["repeats"]`` (default 5) separate timings per point, each the
-    median over ``rounds_timed`` rounds (:func:`repeat_seconds`).
+    (theory §2.1-2.3 and §3.3): ``sec.repeats`` separate timings per point, each the median over
+    ``rounds_timed`` rounds (:func:`repeat_seconds`).  ``learners`` and ``sec`` are the typed
+    settings' ``learners`` and ``runtime`` (:mod:`onlinerank.settings`).
 
-    A learner is skipped for n above ``sec["max_n"][label]`` (e.g. Hedge's n! table).  Parts:
+    A learner is skipped for n above ``sec.max_n[label]`` (e.g. Hedge's n! table).  Parts:
     ``update`` (expected loss + update), ``sample`` and ``round`` (their sum within the repeat)
-    where the whole draw is timed, i.e. up to ``sec["max_sample_n"][label]`` (PermELearn's Birkhoff
+    where the whole draw is timed, i.e. up to ``sec.max_sample_n[label]`` (PermELearn's Birkhoff
     decomposition takes minutes per draw at n = 1000).  Above that and up to
-    ``sec["max_partial_sample_n"][label]`` only the work every draw performs is timed
+    ``sec.max_partial_sample_n[label]`` only the work every draw performs is timed
     (``sample_first_step()``, one call per repeat after one warm-up round), giving
     ``sample_first_step`` and ``round_lower`` (update + that first step: a lower bound on the
     round); above both only the update.  Learners with Sinkhorn sweeps also get ``sweep`` (update
@@ -113,14 +119,11 @@ def runtime_rows(learners: dict, sec: dict) -> list[dict]:
     update (or the whole round) of all repeats together is timed over about ``seconds_per_point``
     seconds: ``rounds_timed`` rounds per repeat, 2 to 2000."""
     rows = []
-    max_n = sec.get("max_n", {})
-    max_sample_n = sec.get("max_sample_n", {})
-    max_partial = sec.get("max_partial_sample_n", {})
-    budget = float(sec.get("seconds_per_point", 0.5))
-    repeats = int(sec.get("repeats", 5))
-    for label in sec["learners"]:
-        spec = learners[label]
-        for n in sec["n"]:
+    max_n, max_sample_n, max_partial = sec.max_n, sec.max_sample_n, sec.max_partial_sample_n
+    budget, repeats = sec.seconds_per_point, sec.repeats
+    for label in sec.learners:
+        spec = learners[label].as_dict()
+        for n in sec.n:
             if n > max_n.get(label, math.inf):
                 continue
             smp: bool | str  # True (whole draw), "first-step" or False

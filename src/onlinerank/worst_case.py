@@ -45,7 +45,7 @@ import itertools
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import numpy as np
 
@@ -57,6 +57,9 @@ from .feedback import Feedback, family_M, pair_abs_sum
 from .game import Game
 from .hindsight import hindsight_loss
 from .learners import Learner, make_learner
+
+if TYPE_CHECKING:
+    from .settings import WorstCase
 
 __all__ = [
     "DP_FAMILIES",
@@ -617,20 +620,20 @@ def brute_force_worst_regret(
 # --------------------------------------------------------------------------------------------
 
 
-def worst_case_rows(section: dict) -> list[dict]:
+def worst_case_rows(wc: WorstCase) -> list[dict]:
     """Pipeline table of OnlineRank's exact worst cases (theory §3.4): for each case
-    ``{family, n, k, T: [...], eta_factor: [...]}`` (``eta_factor`` multiplies the paper's eta,
-    default ``[1.0]``).  ``section`` is the config's ``worst_case`` section, whose ``exact`` key
-    holds the cases.  Columns: family, n, k, T,
+    ``{family, n, k, T: [...], eta_factor: [...]}`` (``eta_factor`` multiplies the paper's eta).
+    ``wc`` is the typed settings' ``worst_case`` (:class:`onlinerank.settings.WorstCase`), whose
+    ``exact`` holds the cases with the schema's defaults filled in.  Columns: family, n, k, T,
     eta_factor, eta, M, value, bound_thm31, bound_sharp, ratio_thm31, ratio_sharp, states.
     """
     rows = []
-    for case in section.get("exact", []):
-        fam, k = case.get("family", "single"), int(case.get("k", 1))
+    for case in wc.exact:
+        fam, k = case["family"], int(case["k"])
         n = int(case["n"])
         for T in case["T"]:
             eta_p = float(theorem31_eta(n, int(T), fam, k))
-            for f in case.get("eta_factor", [1.0]):
+            for f in case["eta_factor"]:
                 r = exact_worst_regret(n, int(T), family=fam, k=k, eta=eta_p * float(f), return_argmax=False)
                 rows.append(
                     {

@@ -1,9 +1,10 @@
 """Pipeline tables of the exact worst cases: the exact worst case of every learner (a sound Section 4
 comparison) and how tight Theorem 3.1 is — findings beyond the paper (theory §3.2–§3.4).
 
-Entry points take the config's ``worst_case`` section (and the ``learners`` mapping) and return
-tidy rows; the section is checked with the rest of the config
-(:func:`onlinerank.config.load_settings`) before any of them runs.  Section shape::
+Entry points take the typed settings' ``worst_case`` (:class:`onlinerank.settings.WorstCase`, and
+the ``learners`` specs) and return tidy rows; the section is checked with the rest of the config
+(:func:`onlinerank.config.load_settings`, whose schema fills every default) before any of them
+runs.  Section shape::
 
     worst_case:
       exact: [{family, n, k, T: [...], eta_factor: [...]}]   # OnlineRank table (worst_case_rows)
@@ -33,17 +34,20 @@ it: ``onlinerank.simulate.exact_expected_regret(decode_sequence(...), eta)`` for
 from __future__ import annotations
 
 import math
-from typing import cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from .worst_case import (
-    MAX_STATES,
     WorstCaseResult,
     exact_worst_regret,
     sequence_regret,
     theorem31_eta,
 )
+
+if TYPE_CHECKING:
+    from .settings import Spec, WorstCase
 
 __all__ = [
     "comparison_rows",
@@ -96,7 +100,7 @@ def replay_row(row: dict, learners: dict) -> float:
     return sequence_regret(seq, eta=float(row["eta"]), family=row["family"], k=int(row["k"]))
 
 
-def _max_n(max_n: dict, label: str, spec: dict) -> float:
+def _max_n(max_n: Mapping, label: str, spec: Mapping) -> float:
     """The largest n at which learner ``label`` (spec ``spec``) is compared: its entry in
     ``comparison.max_n`` by label, else by registered name, else no limit."""
     return max_n.get(label, max_n.get(spec["name"], math.inf))
@@ -127,7 +131,7 @@ def _row(label: str, r: WorstCaseResult, kind: str) -> dict:
     }
 
 
-def comparison_rows(section: dict, learners: dict, part: str = "all") -> list[dict]:
+def comparison_rows(wc: WorstCase, learners: Mapping[str, Spec], part: str = "all") -> list[dict]:
     """Every learner's exact worst case at the DP sizes, and every learner against the common
     adversaries (``comparison.adversaries`` plus the search: staircase and beam) at all sizes.
 
@@ -137,31 +141,31 @@ def comparison_rows(section: dict, learners: dict, part: str = "all") -> list[di
     ``n sqrt(T M ln 2)``), bound_own (the learner's own bound, NaN if none), ratio_thm31,
     ratio_own, states (DP states, or sequences/states visited by a search), sequence.  ``part``:
     ``"exact"`` (the DP rows only), ``"search"`` (the adversary rows only) or ``"all"``.
+    ``wc`` and ``learners`` are the typed settings' ``worst_case`` and ``learners``
+    (:mod:`onlinerank.settings`: the schema filled every default).
     """
     from .worst_case_search import STAIRCASE_FAMILIES, adversary_regret, beam_search, staircase_search
 
     if part not in ("all", "exact", "search"):
         raise ValueError(f"part must be 'all', 'exact' or 'search', got {part!r}")
-    fam, k = section.get("family", "single"), int(section.get("k", 1))
-    cap = section.get("max_states", MAX_STATES)
-    comp = section.get("comparison", {})
-    srch = section.get("search", {})
-    width, evals = int(srch.get("width", 300)), int(srch.get("max_evals", 5000))
-    max_n = comp.get("max_n", {})
-    exact_pts = [(int(p["n"]), int(p["T"])) for p in comp.get("exact", [])]
-    search_pts = [(int(p["n"]), int(p["T"])) for p in comp.get("search", [])]
+    fam, k, cap = wc.family, wc.k, wc.max_states
+    comp = wc.comparison
+    width, evals = wc.search_width, wc.max_evals
+    max_n = comp["max_n"]
+    exact_pts = [(int(p["n"]), int(p["T"])) for p in comp["exact"]]
+    search_pts = [(int(p["n"]), int(p["T"])) for p in comp["search"]]
     rows = []
-    for label in section.get("learners", []):
-        spec = learners[label]
+    for label in wc.learners:
+        spec = learners[label].as_dict()
         for n, T in exact_pts + search_pts:
             if n > _max_n(max_n, label, spec):
                 continue
-            kw = {"learner": spec, "family": fam, "k": k}
+            kw: dict[str, Any] = {"learner": spec, "family": fam, "k": k}
             if part != "search" and (n, T) in exact_pts:
                 rows.append(_row(label, exact_worst_regret(n, T, max_states=cap, **kw), "exact"))
             if part == "exact":
                 continue
-            for adv in comp.get("adversaries", []):
+            for adv in comp["adversaries"]:
                 rows.append(_row(label, adversary_regret(n, T, adversary=adv, **kw), "adversary"))
             if fam in STAIRCASE_FAMILIES:
                 rows.append(_row(label, staircase_search(n, T, max_evals=evals, **kw), "adversary"))
@@ -196,7 +200,7 @@ def fraction_of_exact_rows(rows: list[dict]) -> list[dict]:
 # --------------------------------------------------------------------------------------------
 
 
-def tightness_rows(section: dict, part: str = "all") -> list[dict]:
+def tightness_rows(wc: WorstCase, part: str = "all") -> list[dict]:
     """OnlineRank's worst case over the ``tightness`` grid of (n, T, eta / eta_p): exact (DP)
     where listed under ``exact``, else the best of the staircase and the beam search (a lower
     bound on the worst case; the staircase alone with ``tightness.width: 0``), against Theorem
@@ -205,20 +209,19 @@ def tightness_rows(section: dict, part: str = "all") -> list[dict]:
 
     Columns: family, n, k, T, eta_factor, eta, M, kind (``exact`` / ``search``), method
     (``exact``, ``staircase`` or ``beam``), value, bound_thm31, bound_sharp, ratio_thm31,
-    ratio_sharp (the tightness), states, sequence.  ``part`` as in :func:`comparison_rows`.
+    ratio_sharp (the tightness), states, sequence.  ``part`` as in :func:`comparison_rows`;
+    ``wc`` is the typed settings' ``worst_case``.
     """
     from .worst_case_search import search_worst_regret, staircase_search
 
     if part not in ("all", "exact", "search"):
         raise ValueError(f"part must be 'all', 'exact' or 'search', got {part!r}")
-    fam, k = section.get("family", "single"), int(section.get("k", 1))
-    cap = section.get("max_states", MAX_STATES)
-    tight = section.get("tightness", {})
-    srch = section.get("search", {})
-    width, evals = int(tight.get("width", srch.get("width", 300))), int(srch.get("max_evals", 5000))
-    factors = [float(f) for f in tight.get("eta_factor", [1.0])]
+    fam, k, cap = wc.family, wc.k, wc.max_states
+    tight = wc.tightness
+    width, evals = wc.tightness_width, wc.max_evals
+    factors = [float(f) for f in tight["eta_factor"]]
     rows = []
-    for kind, pts in (("exact", tight.get("exact", [])), ("search", tight.get("search", []))):
+    for kind, pts in (("exact", tight["exact"]), ("search", tight["search"])):
         if part not in ("all", kind):
             continue
         for p in pts:
@@ -226,7 +229,7 @@ def tightness_rows(section: dict, part: str = "all") -> list[dict]:
             for T in p["T"]:
                 eta_p = theorem31_eta(n, int(T), fam, k)
                 for f in factors:
-                    kw = {"family": fam, "k": k, "eta": f * eta_p}
+                    kw: dict[str, Any] = {"family": fam, "k": k, "eta": f * eta_p}
                     if kind == "exact":
                         r = exact_worst_regret(n, int(T), max_states=cap, **kw)
                     elif width > 0:

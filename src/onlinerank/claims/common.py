@@ -18,6 +18,7 @@ __all__ = [
     "is_onlinerank",
     "at_paper_eta",
     "at_stated_eta",
+    "sampler_of",
     "cell_params",
     "cell_label",
     "ratio_cells",
@@ -40,6 +41,14 @@ def final(rows: Iterable[dict], metric: str = "regret") -> list[dict]:
 def is_onlinerank(ctx: Context, label: str) -> bool:
     """Whether the learner labelled ``label`` is OnlineRank (at any rate)."""
     return ctx.learner_spec(label).get("name") == "onlinerank"
+
+
+def sampler_of(ctx: Context, label: str) -> str | None:
+    """The sampler of OnlineRank learner ``label`` (theory §2.3, §2.4): its spec's, else the
+    constructor's default (:meth:`onlinerank.settings.Spec.param`); ``None`` for another or an
+    unknown learner."""
+    spec = ctx.settings.learners.get(label)
+    return spec.param("sampler") if spec is not None and spec.name == "onlinerank" else None
 
 
 def at_paper_eta(ctx: Context, label: str) -> bool:
@@ -129,12 +138,7 @@ def _twin_key(r: dict) -> tuple:
 
 def sampler_twins(ctx: Context, rows: list[dict]) -> dict:
     """The Plackett–Luce OnlineRank rows of ``rows`` by (experiment, adversary, family, n, k, T, η)."""
-    return {
-        _twin_key(r): r
-        for r in rows
-        if is_onlinerank(ctx, r["learner"])
-        and ctx.learner_spec(r["learner"]).get("sampler", "plackett-luce") == "plackett-luce"
-    }
+    return {_twin_key(r): r for r in rows if sampler_of(ctx, r["learner"]) == "plackett-luce"}
 
 
 def ratio_cells(

@@ -15,6 +15,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from .common import sampler_of
 from .registry import Context, claim, make_cell
 from .stats import bonferroni_z
 
@@ -181,7 +182,7 @@ def runtime_speedup(ctx: Context) -> list[dict]:
         if (
             r["part"] == "round"
             and r["name"] == "onlinerank"
-            and ctx.learner_spec(r["learner"]).get("sampler", "plackett-luce") == "plackett-luce"
+            and sampler_of(ctx, r["learner"]) == "plackett-luce"
         ):
             pl[int(r["n"])].append(r)
         elif r["name"] == "permelearn":

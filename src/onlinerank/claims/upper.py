@@ -18,6 +18,7 @@ from .common import (
     is_onlinerank,
     ratio_cells,
     ratio_exponent_cell,
+    sampler_of,
 )
 from .registry import SIM_COLUMNS, Context, claim, exact_cell, make_cell
 from .stats import abs_interval, bonferroni_t, welch_satterthwaite_df
@@ -144,9 +145,13 @@ def lemma61_samplers(ctx: Context) -> list[dict]:
     # (experiment, adversary, family, n, k, T) -> sampler -> {metric: row}
     by: defaultdict[tuple, dict[str, dict[str, dict]]] = defaultdict(dict)
     for r in rows:
-        if r["metric"] not in ("regret", "realised_regret") or not math.isfinite(r["mean"]):
+        sampler = sampler_of(ctx, r["learner"])  # at_paper_eta: OnlineRank, never None
+        if (
+            sampler is None
+            or r["metric"] not in ("regret", "realised_regret")
+            or not math.isfinite(r["mean"])
+        ):
             continue
-        sampler = ctx.learner_spec(r["learner"]).get("sampler", "plackett-luce")
         key = (r["experiment"], r["adversary"], r["family"], r["n"], r["k"], r["T"])
         by[key].setdefault(sampler, {})[r["metric"]] = r
     comparisons = {

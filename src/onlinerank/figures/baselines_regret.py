@@ -11,6 +11,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="baselines_regret",
     tables=("sim_baselines", "bounds_baselines"),
@@ -20,12 +22,12 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_baselines_regret(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_baselines_regret(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret vs T of every learner on common adversaries, with Theorem 3.1 (theory §3.2, §3.3)."""
     bnd = {(r["family"], r["n"], r["k"], r["T"]): r for r in tables["bounds_baselines"]}
     return regret_panels(
         tables["sim_baselines"],
         bnd,
-        config["learners"],
+        config.learner_dicts(),
         "OnlineRank vs the baselines of Section 4",
     )

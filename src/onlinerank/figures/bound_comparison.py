@@ -18,6 +18,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="bound_comparison",
     tables=("bound_comparison",),
@@ -41,7 +43,7 @@ def panels_of(rows: list[dict]) -> tuple[list[tuple], dict[tuple, list[dict]]]:
     return keys, panels
 
 
-def plot_bound_comparison(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_bound_comparison(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Each baseline's bound over Theorem 3.1's over the claimed factor, with the exact infimum
     and the limit (theory §3.3)."""
     from matplotlib.figure import Figure
@@ -49,7 +51,9 @@ def plot_bound_comparison(tables: dict[str, list[dict]], config: dict) -> Figure
 
     from ..asymptotics import decide
 
-    t_factor = config["bound_comparison"]["T_factor"]
+    if config.bound_comparison is None:
+        raise KeyError("bound_comparison")  # the figure is made only with a bound_comparison section
+    t_factor = config.bound_comparison.T_factor
     keys, panels = panels_of(tables["bound_comparison"])
     ncol = min(3, len(keys))
     nrow = -(-len(keys) // ncol)

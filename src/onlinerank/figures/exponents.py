@@ -14,6 +14,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="exponents",
     tables=("claims",),
@@ -23,7 +25,7 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_exponents(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_exponents(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """The cells of the findings beyond.exponent.* (rows of the claims document) as intervals
     against the bound's local exponent (theory §3.2)."""
     from matplotlib.figure import Figure

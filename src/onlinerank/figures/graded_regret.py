@@ -11,6 +11,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="graded_regret",
     tables=("sim_spearman", "bounds_spearman"),
@@ -19,13 +21,13 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_graded_regret(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_graded_regret(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret vs T of the graded family with the bound at its own M (theory §3.2, the Spearman corollary)."""
     bnd = {(r["family"], r["n"], r["k"], r["T"]): r for r in tables["bounds_spearman"]}
     rows = [r for r in tables["sim_spearman"] if r["family"] == "graded"]
     return regret_panels(
         rows,
         bnd,
-        config["learners"],
+        config.learner_dicts(),
         "Graded relevance feedback (M = g² ⌊n²/4⌋)",
     )

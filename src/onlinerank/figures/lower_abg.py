@@ -13,6 +13,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="lower_abg",
     tables=("lower_abg",),
@@ -22,7 +24,7 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_lower_abg(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_lower_abg(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """alpha + beta + gamma per j against E[L*], and the implied regret bound (theory §4.4)."""
     from matplotlib.figure import Figure
 

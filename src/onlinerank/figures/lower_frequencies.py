@@ -12,6 +12,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="lower_frequencies",
     tables=("lower_frequencies",),
@@ -20,7 +22,7 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_lower_frequencies(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_lower_frequencies(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """The frequency histogram against the Binomial(T, k/n) pmf (theory §4.1)."""
     from matplotlib.figure import Figure
 

@@ -13,6 +13,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="lower_hc",
     tables=("lower_hc",),
@@ -22,7 +24,7 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_lower_hc(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_lower_hc(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """h_c(n) against n with a line through the origin per c (theory §4.5 d)."""
     from matplotlib.figure import Figure
 

@@ -15,6 +15,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="lower_normalized",
     tables=("lower_curves", "sim_lower"),
@@ -24,7 +26,7 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_lower_normalized(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_lower_normalized(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Normalised exact regret, its asymptotes and the Monte Carlo means per k (theory §4.2, §4.3)."""
     import matplotlib
     from matplotlib.figure import Figure

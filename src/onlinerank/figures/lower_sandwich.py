@@ -16,6 +16,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="lower_sandwich",
     tables=("lower_curves", "sim_upper"),
@@ -25,7 +27,7 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_lower_sandwich(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_lower_sandwich(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Upper bound, worst regret found, exact regret and explicit lower bounds per (n, k)
     (theory §4.3, §4.5)."""
     from matplotlib.figure import Figure

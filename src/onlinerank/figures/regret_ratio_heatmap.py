@@ -16,6 +16,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="regret_ratio_heatmap",
     tables=("sim_upper", "bounds_upper"),
@@ -25,7 +27,7 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_regret_ratio_heatmap(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_regret_ratio_heatmap(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret over the sharp bound on (n, T) for the hardest adversary of each family
     (theory §3.2)."""
     from matplotlib.figure import Figure

@@ -11,6 +11,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="regret_vs_T",
     tables=("sim_upper", "bounds_upper"),
@@ -21,12 +23,12 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_regret_vs_T(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_regret_vs_T(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret vs T per (family, n, k, adversary) with Theorem 3.1's curves (theory §3.2)."""
     bnd = {(r["family"], r["n"], r["k"], r["T"]): r for r in tables["bounds_upper"]}
     return regret_panels(
         tables["sim_upper"],
         bnd,
-        config["learners"],
+        config.learner_dicts(),
         "OnlineRank vs Theorem 3.1 (learning rate η = paper's η_p)",
     )

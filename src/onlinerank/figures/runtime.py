@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="runtime",
     tables=("runtime",),
@@ -28,20 +30,19 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_runtime(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_runtime(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Seconds per round, per update and per Sinkhorn sweep against n, with fitted exponents
     (theory §2.1, §3.3)."""
     from matplotlib.figure import Figure
 
-    from ..settings import as_settings
     from ..timing_fits import excess_exponent, fit_exponent
 
     rows = tables["runtime"]
-    timing = as_settings(config).runtime
+    timing = config.runtime
     if timing is None:
         raise KeyError("runtime")  # the figure is made only with a runtime section
     nmin = timing.fit_min_n
-    learners = config["learners"]
+    learners = config.learner_dicts()
 
     def series(part: str) -> dict[str, list[tuple[Any, np.ndarray]]]:
         """learner label -> (n, seconds of every repeat at that n), sorted by n."""

@@ -15,6 +15,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="spearman_correlation",
     tables=("sim_spearman",),
@@ -23,14 +25,14 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_spearman_correlation(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_spearman_correlation(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """E[r_s] with the Mallows centre against the round, per Mallows cell at its largest T
     (theory §3.2)."""
     from matplotlib.figure import Figure
 
     rows = [r for r in tables["sim_spearman"] if r["metric"] == "spearman_centre"]
-    learners = config["learners"]
-    advs = config["adversaries"]
+    learners = config.learner_dicts()
+    advs = {lab: s.as_dict() for lab, s in config.adversaries.items()}
     panels: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
         panels[(r["adversary"], r["n"], r["T"])].append(r)

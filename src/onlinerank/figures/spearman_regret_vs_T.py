@@ -12,6 +12,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="spearman_regret_vs_T",
     tables=("sim_spearman", "bounds_spearman"),
@@ -20,13 +22,13 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_spearman_regret_vs_T(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_spearman_regret_vs_T(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret vs T of the Spearman family with the Spearman bound (theory §3.2, the Spearman corollary)."""
     bnd = {(r["family"], r["n"], r["k"], r["T"]): r for r in tables["bounds_spearman"]}
     rows = [r for r in tables["sim_spearman"] if r["family"] == "spearman"]
     return regret_panels(
         rows,
         bnd,
-        config["learners"],
+        config.learner_dicts(),
         "Spearman rank aggregation (s = −σ, M = n²(n²−1)/12)",
     )

@@ -16,6 +16,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="spearman_vs_n",
     tables=("sim_spearman",),
@@ -24,7 +26,7 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_spearman_vs_n(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_spearman_vs_n(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret vs n at the largest T per adversary with the Spearman bound (theory §3.2)."""
     from matplotlib.figure import Figure
 
@@ -33,7 +35,7 @@ def plot_spearman_vs_n(tables: dict[str, list[dict]], config: dict) -> Figure:
         for r in tables["sim_spearman"]
         if r["family"] == "spearman" and r["metric"] == "regret" and r["t"] == r["T"]
     ]
-    learners = config["learners"]
+    learners = config.learner_dicts()
     Tmax = max(r["T"] for r in rows)
     rows = [r for r in rows if r["T"] == Tmax]
     advs = sorted({r["adversary"] for r in rows})

@@ -14,6 +14,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="tightness",
     tables=("tightness",),
@@ -23,7 +25,7 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_tightness(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_tightness(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Worst case over the sharp bound against T per η/η_p, and the largest ratio per n
     (theory §3.4)."""
     import matplotlib

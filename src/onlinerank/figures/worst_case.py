@@ -14,6 +14,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="worst_case",
     tables=("worst_case",),
@@ -23,7 +25,7 @@ FIGURE = FigureSpec(
 )
 
 
-def plot_worst_case(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_worst_case(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """The DP's worst case per (family, n, k) and η against the sharp bound (theory §3.4)."""
     from matplotlib.figure import Figure
 

@@ -17,6 +17,8 @@ from . import FigureSpec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..settings import Settings
+
 FIGURE = FigureSpec(
     name="worst_case_learners",
     tables=("worst_case_learners",),
@@ -37,13 +39,13 @@ MARKERS = {
 TOP = 1.6
 
 
-def plot_worst_case_learners(tables: dict[str, list[dict]], config: dict) -> Figure:
+def plot_worst_case_learners(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Every learner's worst case (exact or the best adversary found) over Theorem 3.1, per
     (n, T) (theory §3.3, §3.4)."""
     from matplotlib.figure import Figure
 
     rows = tables["worst_case_learners"]
-    specs = config.get("learners", {})
+    specs = config.learner_dicts()
     panels: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
         panels[(r["n"], r["T"])].append(r)

@@ -80,20 +80,26 @@ def ran_at_paper_eta(r: Mapping) -> bool:
     return r["eta"] == resolve_eta("paper", int(r["n"]), int(r["T"]), float(r["M"]), r["family"], int(r["k"]))
 
 
+def _param(spec: Mapping, key: str) -> Any:
+    """Parameter ``key`` of an OnlineRank spec: the constructor's default when the spec names none
+    (the one place OnlineRank's defaults live, as :meth:`onlinerank.settings.Spec.param`)."""
+    return spec[key] if key in spec else _DEFAULTS[key]
+
+
 def _eta_of(spec: Mapping) -> Any:
     """The ``eta`` of an OnlineRank spec: the constructor's default when the spec names none."""
-    return spec["eta"] if "eta" in spec else _DEFAULT_ETA
+    return _param(spec, "eta")
 
 
 def _variant_index(spec: dict, label: str, learners: dict | None) -> int:
     """0 for the first OnlineRank learner of its sampler (the paper's η first, then config order),
     1, 2, ... for the others; without the config's learners, from the learning rate alone."""
-    sampler = spec.get("sampler", "plackett-luce")
+    sampler = _param(spec, "sampler")
     if learners and learners.get(label) == spec:
         same = [
             key
             for key, s in learners.items()
-            if s.get("name") == OnlineRank.name and s.get("sampler", "plackett-luce") == sampler
+            if s.get("name") == OnlineRank.name and _param(s, "sampler") == sampler
         ]
         same.sort(key=lambda key: _eta_of(learners[key]) != "paper")  # stable sort
         return same.index(label)
@@ -138,7 +144,7 @@ class OnlineRank(Learner):
         """By sampler (:data:`SAMPLER_STYLE`); OnlineRank learners of one sampler that differ
         (e.g. in η, theory §3.2) get different colours, markers and line styles
         (:data:`ONLINERANK_VARIANTS`), numbered without collisions when ``learners`` is given."""
-        sampler = spec.get("sampler", "plackett-luce")
+        sampler = _param(spec, "sampler")
         st: dict[str, Any] = dict(SAMPLER_STYLE.get(sampler, SAMPLER_STYLE["plackett-luce"]))
         if _eta_of(spec) != "paper":
             st["label"] += f" ({eta_text(spec['eta'])})"
@@ -210,5 +216,9 @@ class OnlineRank(Learner):
         }
 
 
-#: OnlineRank's learning rate when a spec names none: the constructor's own default
-_DEFAULT_ETA = inspect.signature(OnlineRank.__init__).parameters["eta"].default
+#: OnlineRank's parameters when a spec names none (sampler, eta): the constructor's own defaults
+_DEFAULTS = {
+    key: p.default
+    for key, p in inspect.signature(OnlineRank.__init__).parameters.items()
+    if p.default is not inspect.Parameter.empty
+}
