@@ -6,7 +6,8 @@ Validation happens before any job runs, in :func:`load_settings` (the
 ranges, unknown keys — an error names the key, with a close-match suggestion for a misspelt one;
 it fills in every default), then :func:`validate_config` (unknown learner/adversary names,
 impossible games, learners that refuse a game, the exact worst cases' sizes, the claim registry's
-config keys).  Every error is a :class:`~onlinerank.schema_validation.ConfigError` whose message names the key and the value.
+config keys).  Every error is a
+:exc:`~onlinerank.schema_validation.ConfigError` whose message names the key and the value.
 """
 
 from __future__ import annotations
@@ -65,8 +66,9 @@ def load_settings(config: dict, schema_path: str | Path | None = None) -> Settin
     pipeline's inputs): the one validator.
 
     The schema's defaults are filled into ``config`` in place (Snakemake keeps reading that dict),
-    then the semantic checks run; any error is a :class:`~onlinerank.schema_validation.ConfigError` ``config error at <key>:
-    ...`` naming the key and the value."""
+    then the semantic checks run; any error is a
+    :exc:`~onlinerank.schema_validation.ConfigError` (``config error at <key>: ...``) naming
+    the key and the value."""
     validate_schema(config, schema_path)
     return validate_config(config)
 
@@ -74,7 +76,8 @@ def load_settings(config: dict, schema_path: str | Path | None = None) -> Settin
 def validate_config(config: dict) -> Settings:
     """Semantic checks beyond the JSON schema, on a config the schema has validated and filled
     (:func:`load_settings` runs both); returns the typed
-    :class:`~onlinerank.settings.Settings`; raises :class:`~onlinerank.schema_validation.ConfigError` naming key and value.
+    :class:`~onlinerank.settings.Settings`; raises
+    :exc:`~onlinerank.schema_validation.ConfigError` naming key and value.
 
     Instantiates every learner and adversary (unknown names, bad parameters) and builds every
     game (n < 2, k > n, k > n/2 for k-choice, T < 1, ...), checks the worst cases' sizes and the
@@ -274,7 +277,8 @@ def _points(key: str, v, T_list: bool) -> list[dict]:
 def validate_worst_case(section: dict, learners: dict) -> None:
     """Check the ``worst_case`` section against :func:`onlinerank.worst_case.exact_worst_regret`'s
     rules (theory §3.4 DP sizes) before any work, as part of :func:`validate_config` (the one
-    place that calls it); raises a one-line :class:`~onlinerank.schema_validation.ConfigError` naming the key and the value.
+    place that calls it); raises a one-line
+    :exc:`~onlinerank.schema_validation.ConfigError` naming the key and the value.
 
     ``section`` is the config's ``worst_case`` with the schema's defaults filled in;
     ``learners`` is the config's ``learners`` mapping (label -> spec).  Checked: known keys,
