@@ -34,15 +34,14 @@ SKIPPED_FORMAT_PACKAGE = "rfc3987_syntax"
 def jsonschema() -> ModuleType:
     """The ``jsonschema`` module, imported (on first use in a process) without the optional
     :data:`SKIPPED_FORMAT_PACKAGE`; if something imported either before, it is used as it is."""
-    if "jsonschema" not in sys.modules and SKIPPED_FORMAT_PACKAGE not in sys.modules:
+    hide = "jsonschema" not in sys.modules and SKIPPED_FORMAT_PACKAGE not in sys.modules
+    if hide:
         sys.modules[SKIPPED_FORMAT_PACKAGE] = None  # type: ignore[assignment]  # "import" raises ImportError
-        try:
-            import jsonschema as module
-        finally:
+    try:
+        import jsonschema as module
+    finally:
+        if hide:
             del sys.modules[SKIPPED_FORMAT_PACKAGE]
-        return module
-    import jsonschema as module
-
     return module
 
 

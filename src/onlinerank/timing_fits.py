@@ -72,14 +72,7 @@ def repeat_exponent(
     log_n = np.log(n)
     est = float(slopes(log_n, np.log(med) - ref)[0])
     boot = slopes(log_n, np.log(repeat_draws(repeats, rng, draws)) - ref)
-    lo, hi = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2])
-    return {
-        "estimate": est,
-        "lo": min(float(lo), est),
-        "hi": max(float(hi), est),
-        "draws": draws,
-        "level": level,
-    }
+    return _percentile_interval(est, boot, level)
 
 
 def repeat_ratio(
@@ -90,11 +83,17 @@ def repeat_ratio(
     :func:`repeat_exponent`), stretched to contain the estimate.  Returns ``estimate, lo, hi``."""
     est = float(np.median(np.asarray(num, float)) / np.median(np.asarray(den, float)))
     d = repeat_draws([num, den], rng, draws)
-    lo, hi = np.quantile(d[:, 0] / d[:, 1], [(1 - level) / 2, (1 + level) / 2])
+    return _percentile_interval(est, d[:, 0] / d[:, 1], level)
+
+
+def _percentile_interval(est: float, draws: np.ndarray, level: float) -> dict:
+    """``estimate, lo, hi, draws, level``: the percentile interval at ``level`` of the bootstrap
+    ``draws``, stretched to contain the estimate ``est``."""
+    lo, hi = np.quantile(draws, [(1 - level) / 2, (1 + level) / 2])
     return {
         "estimate": est,
         "lo": min(float(lo), est),
         "hi": max(float(hi), est),
-        "draws": draws,
+        "draws": len(draws),
         "level": level,
     }
