@@ -70,6 +70,19 @@ def share_compiled_kernels(repo: Path) -> None:
         shutil.copytree(cache, repo / cache.relative_to(ROOT), dirs_exist_ok=True)
 
 
+def run_pytest_in_copy(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    """pytest (quiet, no cache) in the copy ``repo``, importing the copy's package (not the
+    checkout's editable install): how a recipe's "check it" step runs the new plug-in's tests."""
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+        cwd=repo,
+        env={"PYTHONPATH": str(repo / "src"), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
 def snakemake(
     cwd: Path, *args: str, timeout: int = 900, env: dict | None = None
 ) -> subprocess.CompletedProcess:

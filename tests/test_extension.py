@@ -12,11 +12,10 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, share_compiled_kernels, snakemake
+from conftest import ROOT, run_pytest_in_copy, share_compiled_kernels, snakemake
 
 from onlinerank.io import read_table
 
@@ -92,28 +91,15 @@ def test_the_new_plugins_pass_the_conformance_tests_a_learner_without_a_law_skip
     """The recipe's "Check it" step: the conformance and worst-case tests of the new plug-ins pass;
     the learner without an S-law has its dynamic-program tests skipped with a reason."""
     repo, files, before = extended
-    env = {"PYTHONPATH": str(repo / "src"), "PATH": "/usr/bin:/bin"}
-    p = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "no:xdist",
-            "-rs",
-            "tests/test_conformance.py",
-            "tests/test_worst_case.py",
-            "-k",
-            "eps-ftl or hot-item",
-        ],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
+    p = run_pytest_in_copy(
+        repo,
+        "-p",
+        "no:xdist",
+        "-rs",
+        "tests/test_conformance.py",
+        "tests/test_worst_case.py",
+        "-k",
+        "eps-ftl or hot-item",
     )
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
     assert re.search(r"SKIPPED .*eps-ftl-nolaw.*scores_law", p.stdout), p.stdout[-3000:]

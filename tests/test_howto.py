@@ -9,7 +9,7 @@ import sys
 
 import pytest
 import yaml
-from conftest import ROOT, copy_repo
+from conftest import ROOT, copy_repo, run_pytest_in_copy
 
 ADD_ADVERSARY = (ROOT / "docs" / "howto" / "add-adversary.md").read_text()
 
@@ -62,22 +62,5 @@ def test_the_plugin_example_is_one_lint_clean_file_the_conformance_suite_accepts
     )
     p = subprocess.run([sys.executable, "-c", probe], cwd=repo, env=env, capture_output=True, text=True)
     assert p.returncode == 0 and p.stdout.strip() == "onlinerank.adversaries.runner_up", p.stderr[-2000:]
-    p = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "tests/test_conformance.py",
-            "-k",
-            "runner",
-        ],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    p = run_pytest_in_copy(repo, "tests/test_conformance.py", "-k", "runner")
     assert p.returncode == 0 and " passed" in p.stdout, p.stdout[-3000:] + p.stderr[-2000:]
