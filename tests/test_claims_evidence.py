@@ -1,12 +1,10 @@
-"""What a verdict carries: the registry digest and the change log, informative cells and controls,
-the headroom, Student-t intervals (onlinerank.claims.evidence, .stats)."""
+"""What a verdict carries: informative cells and controls, the headroom, Student-t intervals, the
+theory section (onlinerank.claims.evidence, .stats); the digests and the change log are tested in
+tests/test_claims_changelog.py."""
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 import math
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,75 +13,10 @@ from scipy import integrate
 from scipy.special import gamma
 
 from onlinerank.claims import REGISTRY
-from onlinerank.claims.evidence import claim_evidence, load_changes, registry_digest
+from onlinerank.claims.evidence import claim_evidence
 from onlinerank.claims.stats import bonferroni_t, bonferroni_z
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _default_config() -> dict:
-    """The default tier's config as the pipeline sees it (the schema's defaults filled in)."""
-    from onlinerank.config import validate_schema
-
-    cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
-    validate_schema(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
-    return cfg
-
-
-def test_the_registry_digest_is_recorded_in_the_change_log():
-    """A change to a claim's statistic, threshold, direction or grid moves the digest: it must come
-    with a new entry of changes.toml (its commit, the claims, the change and the reason) whose
-    registry_digest is the new value."""
-    changes = load_changes()
-    digest = registry_digest(_default_config())
-    assert changes[-1].get("registry_digest") == digest, (
-        f"the registry digest of the default tier is {digest}: add an entry to "
-        "src/onlinerank/claims/changes.toml saying what changed in which claim's test and why"
-    )
-
-
-def test_the_digest_moves_with_a_threshold_a_statistic_and_a_grid(monkeypatch):
-    cfg = _default_config()
-    base = registry_digest(cfg)
-    moved = copy.deepcopy(cfg)
-    moved["claims"]["exponent_tolerance"] = moved["claims"]["exponent_tolerance"] * 2
-    assert registry_digest(moved) != base
-    grid = copy.deepcopy(cfg)
-    grid["upper"]["experiments"][0]["T"] = [*grid["upper"]["experiments"][0]["T"], 10**6]
-    assert registry_digest(grid) != base
-    entry = REGISTRY["thm3.1"]
-    monkeypatch.setitem(REGISTRY, "thm3.1", dataclasses.replace(entry, threshold=2.0))
-    assert registry_digest(cfg) != base
-    monkeypatch.setitem(REGISTRY, "thm3.1", dataclasses.replace(entry, statistic="something else"))
-    assert registry_digest(cfg) != base
-    monkeypatch.setitem(REGISTRY, "thm3.1", entry)
-    assert registry_digest(cfg) == base
-
-
-def test_the_change_log_names_real_commits_and_claims():
-    ids = set(REGISTRY) | {"*"}
-    known_renames = {"thm3.3.route"}  # entries older than a claim's new id keep the id of their time
-    changes = load_changes()
-    commits = [e["commit"] for e in changes]
-    for c in ("d93d28d", "1b8fd92", "ca1b0a9", "63835cb", "bcab1e5"):
-        assert c in commits
-    for e in changes:
-        assert set(e["claims"]) <= ids | known_renames, e
-    if (ROOT / ".git").exists():
-        for c in commits:
-            if c == "this change":
-                continue
-            ok = subprocess.run(
-                ["git", "-C", str(ROOT), "cat-file", "-e", f"{c}^{{commit}}"], capture_output=True
-            )
-            assert ok.returncode == 0, f"changes.toml names commit {c}, which is not in the history"
-
-
-def test_a_malformed_change_entry_is_refused(tmp_path):
-    bad = tmp_path / "changes.toml"
-    bad.write_text('[[change]]\ncommit = "abc"\nclaims = ["thm3.1"]\nchange = "x"\n')
-    with pytest.raises(ValueError, match="lacks 'reason'"):
-        load_changes(bad)
 
 
 def _cell(value, lo, hi, *, control="", label="c", threshold=1.0, direction="<="):

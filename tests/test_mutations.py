@@ -142,7 +142,8 @@ def test_table_rows_render_and_validate(runs, tmp_path):
     back = read_table(tmp_path / "mutations.csv")
     assert [r["flipped"] for r in back] == [r["flipped"] for r in rows]
     meta = {"config_digest": "x", "commit": "x", "alpha": 0.05, "registry_digest": "0" * 12}
-    doc = {"meta": meta, "claims": [], "changes": [], "mutations": back}
+    log = {"format": 2, "changes_after_data": 0, "unrecorded": []}
+    doc = {"meta": meta, "claims": [], "changes": [], "change_log": log, "mutations": back}
     validate_document(json.loads(document_json(doc)))
     md = claims_markdown(doc)
     assert "## Mutations: claims that flip" in md

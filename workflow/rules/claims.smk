@@ -35,6 +35,8 @@ rule claims:
         # the claims modules are imported by discovery (onlinerank.claims.MODULES), not by a line
         # a static reading of the imports would follow
         code=code("claims.py", *(m.__name__.removeprefix("onlinerank.") for m in MODULES)),
+        # the change log the report prints (its entries and recorded digests)
+        changes=os.path.relpath(os.path.join(SRC, "claims", "changes.toml"), workflow.basedir),
     output:
         json=f"{FIG}/claims.json",
         md=f"{FIG}/claims.md",

@@ -1,12 +1,14 @@
-"""What a verdict carries besides itself: the digest of the tests it was decided by, the record
-of every change to a test after data, the headroom of each claim and its control cells.
+"""What a verdict carries besides itself: the digest of the test it was decided by, the headroom
+of each claim and its control cells.
 
-* :func:`registry_digest` — a digest of every claim's test (statistic, threshold — the resolved
-  number where it is a config key —, direction, test, tables read) and of its grid (the config
-  sections of the stages it reads).  ``claims.json`` carries it, and each claim its own.
-* :func:`load_changes` — ``changes.toml`` beside this module: each change to a test made after a
-  run had produced results, with its commit and reason.  Its last entry records the digest of the
-  default tier; ``tests/test_claims_evidence.py`` fails when the digest moves without a new entry.
+* :func:`claim_digest` — a digest of everything that decides a claim's verdict: its test
+  (statistic, threshold — the resolved number where it is a config key —, direction, test, tables
+  read), its grid (the config sections of the stages it reads, the learners and adversaries they
+  name), the seed and the family-wise level, and the code of its builder with every function,
+  class and constant of the statistics it calls (:func:`onlinerank.claims.code_digest.code_closure`).
+  ``claims.json`` carries each claim's; the change log (:mod:`onlinerank.claims.changelog`)
+  records the digests of the default tier after every change, and a test fails when a digest moves
+  without a new entry.
 * :func:`claim_evidence` — informative cells / all cells (controls apart) and the headroom: the
   most extreme interval end of the informative cells against the threshold, and the cells that
   attain it.
@@ -18,25 +20,27 @@ import hashlib
 import json
 import math
 import re
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from .registry import REGISTRY, Claim, config_value
+from .code_digest import code_closure
+from .registry import REGISTRY, Claim, Context, config_value
+from .stats import combine_verdicts
 
 __all__ = [
-    "CHANGES_PATH",
     "THEORY_DIR",
     "claim_test",
+    "claim_code",
     "claim_digest",
+    "claim_digests",
     "registry_digest",
-    "load_changes",
+    "tested_claims",
     "claim_evidence",
     "theory_section",
     "theory_link",
 ]
 
-CHANGES_PATH = Path(__file__).with_name("changes.toml")
 #: the theory pages of the documentation site, in a source checkout (absent from an installed wheel)
 THEORY_DIR = Path(__file__).resolve().parents[3] / "docs" / "theory"
 
@@ -96,9 +100,36 @@ def _threshold_value(c: Claim, config: Mapping) -> float | str | None:
     return c.threshold
 
 
+def _named_plugins(node: Any, config: Mapping, out: dict[str, set[str]]) -> None:
+    """The learner and adversary labels a config section names (anywhere in it)."""
+    if isinstance(node, str):
+        for kind in ("learners", "adversaries"):
+            if node in (config.get(kind) or {}):
+                out[kind].add(node)
+    elif isinstance(node, Mapping):
+        for key, value in node.items():
+            _named_plugins(key, config, out)
+            _named_plugins(value, config, out)
+    elif isinstance(node, list | tuple):
+        for value in node:
+            _named_plugins(value, config, out)
+
+
+def _config_at(config: Mapping, key: str) -> Any:
+    try:
+        return config_value(config, key)
+    except KeyError:
+        return None
+
+
 def claim_test(c: Claim, config: Mapping) -> dict:
     """The fields that define claim ``c``'s test under ``config``: statistic, threshold (its key
-    and resolved value), direction, test, tables read, and the grid (config of its stages)."""
+    and resolved value), direction, test, tables read, the grid (config of its stages), the specs
+    of the learners and adversaries the grid names, the checkpoints of the simulation tables, the
+    seed (the streams of the data and of the claim's bootstrap) and the family-wise level."""
+    grid = {s: config.get(s) for s in sorted({*c.stages, *_optional_stages(c)})}
+    named: dict[str, set[str]] = {"learners": set(), "adversaries": set()}
+    _named_plugins(grid, config, named)
     return {
         "id": c.id,
         "section": c.section,
@@ -108,7 +139,11 @@ def claim_test(c: Claim, config: Mapping) -> dict:
         "threshold": _threshold_value(c, config),
         "test": c.test,
         "reads": {t: list(cols) for t, cols in sorted({**c.optional, **c.reads}.items())},
-        "grid": {s: config.get(s) for s in sorted({*c.stages, *_optional_stages(c)})},
+        "grid": grid,
+        "plugins": {kind: {x: config[kind][x] for x in sorted(labels)} for kind, labels in named.items()},
+        "checkpoints": config.get("checkpoints") if any(t.startswith("sim_") for t in c.reads) else None,
+        "seed": config.get("seed"),
+        "alpha": _config_at(config, "claims.alpha"),
     }
 
 
@@ -123,26 +158,35 @@ def _digest(obj: object) -> str:
     return hashlib.sha256(blob).hexdigest()[:12]
 
 
+def claim_code(c: Claim) -> dict[str, str]:
+    """The code that decides claim ``c``'s verdict, by qualified name: its builder (without the
+    ``@claim`` fields, which :func:`claim_test` covers), what a builder is handed
+    (:class:`~onlinerank.claims.registry.Context`), the rule that combines the cells' verdicts, and
+    everything of the statistics they call (:func:`~onlinerank.claims.code_digest.code_closure`)."""
+    if c.builder is None:
+        return {}
+    return code_closure([c.builder, Context, combine_verdicts], drop_decorators=[c.builder])
+
+
 def claim_digest(c: Claim, config: Mapping) -> str:
-    """12 hex digits of :func:`claim_test` (a change of statistic, threshold, direction or grid)."""
-    return _digest(claim_test(c, config))
+    """12 hex digits over claim ``c``'s test and grid (:func:`claim_test`) and the code that decides
+    its verdict (:func:`claim_code`): a change to any of them moves it."""
+    return _digest({"test": claim_test(c, config), "code": claim_code(c)})
+
+
+def tested_claims() -> list[Claim]:
+    """The registered claims that have a test (every section but ``not-tested``), by id."""
+    return sorted((c for c in REGISTRY.values() if c.section != "not-tested"), key=lambda c: c.id)
+
+
+def claim_digests(config: Mapping) -> dict[str, str]:
+    """``{claim id: claim_digest}`` of every tested claim under ``config``."""
+    return {c.id: claim_digest(c, config) for c in tested_claims()}
 
 
 def registry_digest(config: Mapping) -> str:
-    """12 hex digits over every tested claim's :func:`claim_test` under ``config``."""
-    return _digest([claim_test(c, config) for c in sorted(REGISTRY.values(), key=lambda c: c.id)])
-
-
-def load_changes(path: Path = CHANGES_PATH) -> list[dict]:
-    """The entries of ``changes.toml``; raises ``ValueError`` naming a malformed entry."""
-    entries = tomllib.loads(path.read_text(encoding="utf-8")).get("change", [])
-    for i, e in enumerate(entries, 1):
-        for key in ("commit", "claims", "change", "reason"):
-            if not e.get(key):
-                raise ValueError(f"{path.name}: change #{i} lacks {key!r}")
-        if not isinstance(e["claims"], list):
-            raise ValueError(f"{path.name}: change #{i}: claims must be a list of ids")
-    return entries
+    """12 hex digits over every tested claim's :func:`claim_digest` under ``config``."""
+    return _digest(claim_digests(config))
 
 
 def _margin(x: Mapping) -> float:

@@ -14,13 +14,17 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..figures import claim_figures
-from .evidence import claim_digest, claim_evidence, load_changes, registry_digest, theory_link, theory_section
+from .changelog import LOG_PATH, changes_after_data, load_log, recorded_digests, recorded_in, validate_commits
+from .evidence import claim_digest, claim_evidence, registry_digest, theory_link, theory_section
 from .registry import REGISTRY, Claim, Context, stages_of
 from .stats import combine_verdicts
 
 __all__ = [
     "SCHEMA_PATH",
     "LEGEND",
+    "CHANGES_LEGEND",
+    "record_text",
+    "changes_markdown",
     "evaluate",
     "build_document",
     "validate_document",
@@ -39,11 +43,36 @@ LEGEND = (
     "value is exact). PASS: the whole interval lies on the claim's side of the threshold. FAIL: the "
     "whole interval lies on the other side. INCONCLUSIVE: the interval straddles the threshold. A "
     "claim is FAIL if any cell fails, else INCONCLUSIVE if any cell is undecided, else PASS. "
-    "Statistic, threshold, direction and test of every claim were fixed in the claim registry "
-    "(`onlinerank.claims`) and the config before any data. *Findings beyond the paper* use the same "
+    "{record} *Findings beyond the paper* use the same "
     "rule on statements of this project (extensions and observations); they are never verdicts on the "
     "paper. NOT RUN: the configured tier has no stage or no cell for the claim."
 )
+
+
+CHANGES_TITLE = "Changes to the tests after data"
+
+
+def record_text(doc: Mapping) -> str:
+    """What the claims document's record proves about its tests, for the legend: where they are
+    fixed and how many changes were made to them after data (counted from the change log)."""
+    log = doc.get("change_log")
+    where = (
+        "Statistic, threshold, direction, test and grid of every claim, and the code that decides its "
+        "verdict, are fixed in the claim registry (`onlinerank.claims`), the config and the package"
+    )
+    if not log:
+        return f'{where}; every change made to them after data is listed under "{CHANGES_TITLE}".'
+    n = log["changes_after_data"]
+    text = (
+        f"{where}; {n} change{'s were' if n != 1 else ' was'} made to them after data, each listed under "
+        '"Changes to the tests after data" with the result that preceded it and its reason.'
+    )
+    if log.get("unrecorded"):
+        text += (
+            f" In this run {len(log['unrecorded'])} claim(s) were decided by a test that the change log does "
+            "not record (listed in that section)."
+        )
+    return text
 
 
 def _fmt(x) -> str:
@@ -114,19 +143,46 @@ def _paper_order(c: Claim) -> tuple:
 
 
 def build_document(
-    tables: Mapping[str, list[dict]], config: Mapping, meta: Mapping, mutations: list[dict] | None = None
+    tables: Mapping[str, list[dict]],
+    config: Mapping,
+    meta: Mapping,
+    mutations: list[dict] | None = None,
+    change_log: Path | None = None,
 ) -> dict:
     """Every registered claim evaluated on ``tables``; ``meta`` (config digest, commit, versions)
     goes to the header; ``mutations`` (rows of the mutations table, :mod:`onlinerank.mutations`),
-    when given, under the key ``mutations``."""
+    when given, under the key ``mutations``; the change log (``change_log``, default the package's
+    ``changes.toml``) under ``changes`` with the commit that recorded each entry, and what it proves
+    about this run under ``change_log``.  A malformed log, an entry naming an unknown claim or a
+    commit outside the history raises :exc:`~onlinerank.claims.changelog.ChangeLogError` before any
+    claim is evaluated."""
     from ..settings import as_settings
 
     alpha = as_settings(config).claims.alpha
+    log = load_log(change_log or LOG_PATH)
+    validate_commits(log)
     claims = [evaluate(c, tables, config, alpha) for c in sorted(REGISTRY.values(), key=_paper_order)]
+    recorded = recorded_digests(log)
+    for rec in claims:
+        if rec["section"] != "not-tested":
+            rec["recorded_digest"] = recorded[rec["id"]][0] if rec["id"] in recorded else None
     doc: dict[str, Any] = {
         "meta": {**meta, "alpha": alpha, "registry_digest": registry_digest(config)},
         "claims": claims,
-        "changes": load_changes(),
+        "changes": [
+            {**e, "recorded_in": commit} for e, commit in zip(log.entries, recorded_in(log), strict=True)
+        ],
+        "change_log": {
+            "format": 2,
+            "changes_after_data": changes_after_data(log),
+            "unrecorded": [
+                c["id"]
+                for c in claims
+                if c["verdict"] != "NOT RUN"
+                and "recorded_digest" in c
+                and c["recorded_digest"] != c["digest"]
+            ],
+        },
     }
     if mutations is not None:
         doc["mutations"] = [dict(r) for r in mutations]
@@ -252,22 +308,61 @@ HEADROOM_LEGEND = (
 )
 
 
+CHANGES_LEGEND = (
+    "Every change made to a claim's test after a run had produced results — statistic, threshold, "
+    "direction, grid, replicates, interval method or level, or the code that decides a verdict — "
+    "oldest first (source: `src/onlinerank/claims/changes.toml`). *Made in*: the commits that made the "
+    "change, for an entry written after the fact; *recorded in*: the commit that added the entry, from "
+    "git. Each entry records the digest every claim it names has after it (the claim's test, grid, "
+    "seed, level and the code of its builder and statistics, under the default tier `config/config.yaml`); "
+    "a test fails when a claim's digest is not the one the newest entry recording it holds, and when a "
+    "committed entry is edited: the log only grows. *Cells equal*: a change of code or wording that "
+    "moved a digest and left every cell equal; *baseline*: the digests when the log began to record them."
+)
+
+_KIND_WORD = {"test": "test changed", "cells-equal": "cells equal", "baseline": "baseline"}
+
+
 def changes_markdown(doc: Mapping) -> list[str]:
-    """The section "Changes to the tests after data" (``changes.toml``)."""
-    lines = [
-        "## Changes to the tests after data",
-        "",
-        "Every change to a claim's statistic, threshold, direction or grid made after a run had "
-        "produced results, oldest first (source: `src/onlinerank/claims/changes.toml`). The registry "
-        f"digest of this run is `{doc['meta'].get('registry_digest', '?')}`; a test fails when the "
-        "default tier's digest moves without a new entry.",
-        "",
-        "| commit | claims | change | reason |",
-        "|---|---|---|---|",
+    """The section "Changes to the tests after data" (the change log, ``changes.toml``): the count,
+    the claims of this run whose test the log does not record, and every entry."""
+    log = doc.get("change_log") or {}
+    lines = ["## Changes to the tests after data", "", CHANGES_LEGEND, ""]
+    if log:
+        n = log["changes_after_data"]
+        lines += [
+            f"Changes to the tests after data: {n}. Registry digest of this run: "
+            f"`{doc['meta'].get('registry_digest', '?')}`.",
+            "",
+        ]
+        unrec = {c["id"]: c for c in doc["claims"] if c["id"] in set(log.get("unrecorded", []))}
+        if unrec:
+            lines += [
+                f"Decided by a test the change log does not record ({len(unrec)}): "
+                + "; ".join(
+                    f"`{i}` (digest `{c['digest']}`, recorded `{c.get('recorded_digest') or 'none'}`)"
+                    for i, c in unrec.items()
+                )
+                + ". The log records the default tier's tests: under another config a claim's grid, and "
+                "so its digest, differs; on the default tier this is a change without its entry.",
+                "",
+            ]
+    lines += [
+        "| # | made in | recorded in | claims | kind | change | before | reason |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for e in doc.get("changes", []):
-        ids = ", ".join(f"`{i}`" for i in e["claims"])
-        lines.append(f"| {e['commit']} | {ids} | {e['change']} | {e['reason']} |")
+    for i, e in enumerate(doc.get("changes", []), 1):
+        ids = "every claim" if e["claims"] == ["*"] else ", ".join(f"`{c}`" for c in e["claims"])
+        made = ", ".join(e.get("made_in", [])) or "—"
+        kind = _KIND_WORD.get(e.get("kind", "test"), e.get("kind", ""))
+        if e.get("digests"):
+            kind += f" ({len(e['digests'])} digests)"
+        cells = (e["change"], e.get("before") or "—", e["reason"])
+        change, before, reason = (x.replace("|", "\\|") for x in cells)  # a '|' would end the cell
+        lines.append(
+            f"| {i} | {made} | {e.get('recorded_in') or 'not committed'} | {ids} | {kind} | {change} | "
+            f"{before} | {reason} |"
+        )
     return [*lines, ""]
 
 
@@ -292,7 +387,7 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
         f"Generated by the pipeline: config digest `{meta.get('config_digest', '?')}`, commit "
         f"`{meta.get('commit', '?')}`" + (f"; {versions}" if versions else "") + ".",
         "",
-        LEGEND,
+        LEGEND.format(record=record_text(doc)),
         "",
         HEADROOM_LEGEND,
         "",
@@ -349,7 +444,14 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
             f"Test: {c['test']}."
             + (f" About: {c['about']}." if c["about"] else "")
             + (f" Figures: {', '.join(f + '.png' for f in c['figures'])}." if c["figures"] else "")
-            + (f" Test digest `{c['digest']}`." if c.get("digest") else ""),
+            + (f" Test digest `{c['digest']}`" if c.get("digest") else "")
+            + (
+                f" (the change log records `{c.get('recorded_digest') or 'none'}`)."
+                if "recorded_digest" in c and c["recorded_digest"] != c.get("digest")
+                else "."
+                if c.get("digest")
+                else ""
+            ),
             "",
         ]
         if not c["cells"]:
@@ -422,6 +524,21 @@ def _readme_headroom(c: Mapping) -> str:
     return f"{h['factor']:.2g}×"
 
 
+def _readme_record(doc: Mapping) -> list[str]:
+    """The README's sentence on the change log (none for a document without one)."""
+    log = doc.get("change_log")
+    if not log:
+        return []
+    n = log["changes_after_data"]
+    return [
+        f"Each claim's statistic, threshold, direction, grid and deciding code are fixed in the claim "
+        f"registry and the config; {n} change{'s were' if n != 1 else ' was'} made to them after data, each "
+        'listed with the result before it and its reason under "Changes to the tests after data" in '
+        "[figures/claims.md](figures/claims.md).",
+        "",
+    ]
+
+
 def readme_summary(doc: Mapping) -> str:
     """The README's summary of the verdicts (between :data:`README_BEGIN` and :data:`README_END`):
     one line per claim, no run-dependent numbers, so it changes only when a verdict does."""
@@ -433,6 +550,7 @@ def readme_summary(doc: Mapping) -> str:
         + (f", {n['NOT RUN']} not run" if n["NOT RUN"] else "")
         + f" (config digest `{doc['meta'].get('config_digest', '?')}`).",
         "",
+        *_readme_record(doc),
         "| id | where in the paper | claim | informative / all cells | headroom | verdict |",
         "|---|---|---|---|---|---|",
     ]
