@@ -306,28 +306,33 @@ def _repo_with_log(tmp_path: Path) -> Path:
     return repo / "claims" / "changes.toml"
 
 
-def test_an_edited_recorded_digest_is_caught(tmp_path):
-    """Editing the newest entry's recorded digest (to hide a change, with no new entry) fails the
-    guard naming the entry, in the working tree and once committed; appending an entry does not."""
+def test_an_edited_recorded_digest_is_caught(tmp_path, monkeypatch, default_config):
+    """A threshold changed and the newest recorded digest edited to match it (no new entry): the
+    digest check passes, the append-only check names the entry and the claim, in the working tree
+    and once committed; appending an entry instead passes both."""
     path = _repo_with_log(tmp_path)
     repo = path.parents[1]
     assert append_only_violations(path) == []
     text = path.read_text()
-    last = load_log(path).entries[-1]
-    claim, digest = next(iter(last["digests"].items()))
-    edited = text.replace(f'"{claim}" = "{digest}"', f'"{claim}" = "{"0" * 12}"')
-    assert edited != text
-    path.write_text(edited)
+    old = recorded_digests(load_log(path))["thm3.1"][0]
+    entry = REGISTRY["thm3.1"]
+    monkeypatch.setitem(REGISTRY, "thm3.1", dataclasses.replace(entry, threshold=1.5))
+    digests = claim_digests(default_config)
+    new = digests["thm3.1"]
+    assert set(unrecorded(digests, load_log(path))) == {"thm3.1"}
+    path.write_text(text.replace(f'"thm3.1" = "{old}"', f'"thm3.1" = "{new}"'))
+    assert unrecorded(digests, load_log(path)) == {}  # the digest check alone is walked around
     n = len(load_log(path).entries)
     problems = append_only_violations(path)
-    assert len(problems) == 1 and f"change #{n} (" in problems[0] and "working tree" in problems[0]
+    assert len(problems) == 1 and problems[0].startswith(f"changes.toml: change #{n} (*)")
+    assert "the recorded digest of thm3.1 changed in the working tree" in problems[0]
     _git(repo, "commit", "-q", "-am", "edit a recorded digest")
     problems = append_only_violations(path)
-    assert len(problems) == 1 and f"change #{n} (" in problems[0] and "by commit" in problems[0]
+    assert len(problems) == 1 and "the recorded digest of thm3.1 changed by commit" in problems[0]
     _git(repo, "reset", "-q", "--hard", "HEAD~1")
-    appended = text + '\n[[change]]\nkind = "cells-equal"\nclaims = ["thm3.1"]\nchange = "x"\nreason = "y"\n'
-    path.write_text(appended + f'[change.digests]\n"thm3.1" = "{"1" * 12}"\n')
-    assert append_only_violations(path) == []
+    appended = text + '\n[[change]]\nkind = "test"\nclaims = ["thm3.1"]\nchange = "x"\nreason = "y"\n'
+    path.write_text(appended + f'[change.digests]\n"thm3.1" = "{new}"\n')
+    assert append_only_violations(path) == [] and unrecorded(digests, load_log(path)) == {}
     _git(repo, "commit", "-q", "-am", "append")
     assert append_only_violations(path) == []
     assert recorded_in(load_log(path))[-1] == _git(repo, "rev-parse", "HEAD").strip()[:10]
@@ -336,7 +341,9 @@ def test_an_edited_recorded_digest_is_caught(tmp_path):
     first = log_text.index("[[change]]")
     second = log_text.index("[[change]]", first + 1)
     path.write_text(log_text[:first] + log_text[second:])
-    assert any("change #1 (" in p for p in append_only_violations(path))
+    assert any(
+        p.startswith("changes.toml: change #1 (") and ": edited" in p for p in append_only_violations(path)
+    )
 
 
 # --- bad input -------------------------------------------------------------------------------------

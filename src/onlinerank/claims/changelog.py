@@ -286,6 +286,19 @@ def _thawed_label(path: Path, i: int, frozen: tuple) -> str:
     return entry_label(path, i, entry)
 
 
+def _what_changed(old: tuple, new: tuple, i: int) -> str:
+    """What differs between entry ``i`` of two versions: its fields, and the claims whose recorded
+    digest changed (or ``dropped`` when the newer version has no entry ``i``)."""
+    if i >= len(new):
+        return "dropped"
+    a, b = dict(old[i]), dict(new[i])
+    fields = sorted(k for k in {*a, *b} if a.get(k) != b.get(k))
+    da, db = dict(a.get("digests", ())), dict(b.get("digests", ()))
+    claims = sorted(c for c in {*da, *db} if da.get(c) != db.get(c))
+    text = "edited (" + ", ".join(fields) + ")"
+    return text + (f"; the recorded digest of {', '.join(claims)} changed" if claims else "")
+
+
 def _first_difference(old: tuple, new: tuple) -> int:
     return next(
         (j for j, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new))
@@ -315,7 +328,7 @@ def append_only_violations(path: Path = LOG_PATH) -> list[str]:
                 continue
             i = _first_difference(old, entries)
             problems.append(
-                f"{_thawed_label(name, i, old[i])}: edited, moved or dropped by commit {commit[:10]} "
+                f"{_thawed_label(name, i, old[i])}: {_what_changed(old, entries, i)} by commit {commit[:10]} "
                 f"(it was in {p[:10]}); the log only grows: add a new entry instead"
             )
     head = _entries_of(_git(loc[0], "show", f"HEAD:{loc[1]}"))
@@ -325,8 +338,8 @@ def append_only_violations(path: Path = LOG_PATH) -> list[str]:
         if new[: len(old)] != old:
             i = _first_difference(old, new)
             problems.append(
-                f"{_thawed_label(name, i, old[i])}: edited, moved or dropped in the working tree (it is "
-                "in HEAD); the log only grows: add a new entry instead"
+                f"{_thawed_label(name, i, old[i])}: {_what_changed(old, new, i)} in the working tree (it "
+                "is in HEAD); the log only grows: add a new entry instead"
             )
     return problems
 
