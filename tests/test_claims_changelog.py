@@ -74,12 +74,12 @@ def test_the_change_log_only_grows():
 
 
 def test_the_log_is_complete_and_names_real_commits_and_claims():
-    """The nine commits an audit found unrecorded or recorded in part each have an entry of their
-    own; every commit an entry names is in the history; the entries that had named 'this change'
-    name their commits; every claim with a test has a recorded digest."""
+    """The commits whose changes the log in its first format left out or recorded in part each
+    have an entry; every commit an entry names is in the history; the entries that had said 'this
+    change' name their commits; every claim with a test has a recorded digest."""
     log = load_log()
     made = {c for e in log.entries for c in e.get("made_in", [])}
-    audit = {
+    left_out = {
         "5619b4e",
         "40b69f1",
         "5f11e65",
@@ -90,7 +90,7 @@ def test_the_log_is_complete_and_names_real_commits_and_claims():
         "ca1b0a9",
         "d93d28d",
     }
-    assert audit <= made
+    assert left_out <= made
     assert {"8b776c2", "0be5359", "de2d2a7"} <= made
     assert all("this change" not in e.get("made_in", []) for e in log.entries)
     validate_commits(log)
