@@ -49,6 +49,28 @@ def test_a_broken_cross_reference_fails_the_build_with_its_name(tmp_path):
     assert "no_such_function" in run.stdout + run.stderr
 
 
+def test_a_public_module_without_a_docstring_fails_the_build_with_one_line_naming_it(tmp_path):
+    """A plug-in module without a docstring (a recipe's file as first written): one error line
+    naming the module, no Sphinx traceback, a failing build.  The tiny site has the project's
+    settings; the module is found in a folder appended to the adversaries package's path."""
+    src = tmp_path / "docs"
+    src.mkdir()
+    plugin = tmp_path / "plugin"
+    plugin.mkdir()
+    (plugin / "bare_plugin.py").write_text("VALUE = 1\n")
+    conf = (ROOT / "docs" / "conf.py").read_text()
+    conf += f"\nimport onlinerank.adversaries\n\nonlinerank.adversaries.__path__.append({str(plugin)!r})\n"
+    (src / "conf.py").write_text(conf)
+    shutil.copytree(ROOT / "docs" / "_ext", src / "_ext")
+    (src / "index.md").write_text("# x\n\nA page.\n")
+    run = _build(src, tmp_path / "html")
+    out = run.stdout + run.stderr
+    assert run.returncode != 0, out
+    lines = [line for line in out.splitlines() if "bare_plugin" in line]
+    assert lines == ["ERROR: public modules or names without a docstring: onlinerank.adversaries.bare_plugin"], out
+    assert "Traceback" not in out and "Extension error" not in out and "open an issue" not in out, out
+
+
 def test_an_undocumented_public_function_is_named(monkeypatch):
     import onlinerank.bounds as bounds
 
