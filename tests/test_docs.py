@@ -67,7 +67,8 @@ def test_a_public_module_without_a_docstring_fails_the_build_with_one_line_namin
     out = run.stdout + run.stderr
     assert run.returncode != 0, out
     lines = [line for line in out.splitlines() if "bare_plugin" in line]
-    assert lines == ["ERROR: public modules or names without a docstring: onlinerank.adversaries.bare_plugin"], out
+    want = "ERROR: public modules or names without a docstring: onlinerank.adversaries.bare_plugin"
+    assert lines == [want], out
     assert "Traceback" not in out and "Extension error" not in out and "open an issue" not in out, out
 
 
