@@ -70,6 +70,20 @@ def test_an_unknown_figure_name_is_one_line_with_a_suggestion(capsys):
     assert "CONFIG=no/such.yaml: no such file" in capsys.readouterr().err
 
 
+def test_make_figure_without_a_name_says_so_in_one_line():
+    """``make figure NAME=`` printed a stray ``usage:`` line of ``onlinerank.tiers`` first (the
+    figure's path was asked for an empty name)."""
+    p = subprocess.run(
+        ["make", "-s", "-o", ".venv/.installed-workflow", f"BIN={BIN}", "figure", "NAME="],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode != 0 and p.stdout == ""
+    ours = [line for line in p.stderr.splitlines() if not line.startswith("make")]
+    assert len(ours) == 1 and ours[0].startswith("onlinerank: NAME=(empty): not a figure"), p.stderr
+
+
 @pytest.mark.slow
 def test_snakemake_takes_the_printed_command_line_as_one_figure(tmp_path):
     """The command `make figure` prints, run as a dry run in a copy of the repository: Snakemake
