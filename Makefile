@@ -38,14 +38,14 @@ $(BIN)/python:
 # the locked packages, then the project itself on top (editable, no dependency resolution); pip
 # is quiet, so one line says what is being installed first
 $(VENV)/.installed-workflow: $(LOCK)/workflow.txt pyproject.toml | $(BIN)/python
-	@echo "onlinerank: installing the pinned packages of $(LOCK)/workflow.txt into $(VENV) (once, about 2-4 minutes)"
+	@echo "onlinerank: installing the pinned packages of $(LOCK)/workflow.txt into $(VENV) (once, about 2 minutes)"
 	$(PIP) --require-hashes -r $(LOCK)/workflow.txt
 	$(PIP) --no-deps --no-build-isolation -e .
 	touch $@
 
 # test.txt holds workflow.txt's versions plus the test tools and JupyterLab
 $(VENV)/.installed-test: $(LOCK)/test.txt pyproject.toml | $(BIN)/python
-	@echo "onlinerank: installing the pinned packages of $(LOCK)/test.txt (the pipeline, the test tools, JupyterLab, Sphinx) into $(VENV) (once, about 3-5 minutes)"
+	@echo "onlinerank: installing the pinned packages of $(LOCK)/test.txt (the pipeline, the test tools, JupyterLab, Sphinx) into $(VENV) (once, about 3 minutes)"
 	$(PIP) --require-hashes -r $(LOCK)/test.txt
 	$(PIP) --no-deps --no-build-isolation -e .
 	touch $@ $(VENV)/.installed-workflow

@@ -4,6 +4,7 @@ cross-reference."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +36,12 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path):
     assert "theorem31_paper" in api
     config = (tmp_path / "html" / "reference" / "config.html").read_text(encoding="utf-8")
     assert "results_dir" in config and "figures_dir" in config
+    # the maths renders offline: MathJax is loaded from the site itself, never from a CDN
+    theory = (tmp_path / "html" / "theory" / "upper.html").read_text(encoding="utf-8")
+    assert '<script defer="defer" src="../_static/mathjax/tex-chtml.js"></script>' in theory
+    assert "://" not in "".join(re.findall(r"<script[^>]*>", theory)), re.findall(r"<script[^>]*>", theory)
+    assert (tmp_path / "html" / "_static" / "mathjax" / "tex-chtml.js").stat().st_size > 100_000
+    assert any((tmp_path / "html" / "_static" / "mathjax" / "output" / "chtml" / "fonts").rglob("*.woff"))
 
 
 def test_a_broken_cross_reference_fails_the_build_with_its_name(tmp_path):

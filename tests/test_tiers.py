@@ -163,3 +163,37 @@ def test_check_lock_exits_1_with_the_line(tmp_path, capsys, monkeypatch):
     assert main(["check-lock", "t.yaml"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "make unlock CONFIG=t.yaml" in err
+
+
+def test_snakemake_output_is_short_by_default_and_full_with_quiet_host():
+    """The default profile leaves out each job's block of inputs and outputs (hundreds of code
+    inputs per job: a smoke run printed ~1,100 lines, up to ~2,500 characters long);
+    ``--quiet host`` replaces the setting and shows them (run-part.md)."""
+    import yaml
+
+    profile = yaml.safe_load((ROOT / "workflow" / "profiles" / "default" / "config.yaml").read_text())
+    assert profile["quiet"] == ["rules", "host"]
+    outputs = {}
+    for extra in ((), ("--quiet", "host")):
+        p = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "snakemake",
+                "--configfile",
+                "config/smoke.yaml",
+                "-n",
+                "--forceall",
+                *extra,
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert p.returncode == 0, p.stderr[-2000:]
+        outputs[extra] = (p.stdout + p.stderr).splitlines()
+    short, full = outputs[()], outputs[("--quiet", "host")]
+    assert "Job stats:" in short and not any(line.strip().startswith("input:") for line in short)
+    assert max(map(len, short)) < 200 and len(short) < 100, (len(short), max(map(len, short)))
+    assert sum(line.strip().startswith("input:") for line in full) >= 60 and len(full) > 5 * len(short)
