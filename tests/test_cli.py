@@ -465,7 +465,7 @@ def test_a_plugin_learner_is_a_choice_of_the_command_line(monkeypatch, capsys):
 
 
 def test_an_empty_trace_is_one_error_naming_the_file(tmp_path, capsys):
-    """Was: ``argument --T: T must be an integer >= 1, got T=0`` without the file's name."""
+    """A log without a round names the file (not ``--T``: the game's horizon would be 0)."""
     log = tmp_path / "clicks.txt"
     for text in ("", "# nothing logged yet\n"):
         log.write_text(text)
@@ -480,8 +480,8 @@ def test_an_empty_trace_is_one_error_naming_the_file(tmp_path, capsys):
 
 
 def test_the_help_says_what_a_spearman_line_of_the_default_format_is(capsys, tmp_path):
-    """The help said a Spearman line is the ranking, best first, while the default format reads
-    scores; now it says both, and each reads as the help says."""
+    """The help says what a Spearman line is in each format (scores -sigma by default, the ranking
+    best first with --trace-format items), and each reads as the help says."""
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
     text = " ".join(capsys.readouterr().out.split())

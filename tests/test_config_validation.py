@@ -193,7 +193,7 @@ def test_the_pipeline_stops_before_any_work_with_one_line(repo, case, line):
     assert snapshot(repo) == before
 
 
-#: a key given twice: at the top (a second block replaced the first), nested, in a flow mapping
+#: a key given twice: at the top (a second block would replace the first), nested, in a flow mapping
 DUPLICATES = {
     "top-level block": ("seed: 1\nupper:\n  block_size: 2\nseed: 2\n", "key 'seed'", 4, 1),
     "nested block": (
@@ -239,8 +239,8 @@ def test_every_tier_reads_without_a_repeated_key():
 
 
 def test_the_pipeline_refuses_a_repeated_block_before_any_work(repo):
-    """A second ``adversaries:`` block used to replace the first silently (Snakemake's YAML reader
-    keeps the last key); now Snakemake stops with one line naming the file and both lines."""
+    """A second ``adversaries:`` block would replace the first (Snakemake's YAML reader keeps the
+    last key): Snakemake stops before any work with one line naming the file and both lines."""
     text = (ROOT / "config" / "smoke.yaml").read_text() + "\nadversaries:\n  uniform: {name: uniform}\n"
     path = repo / "twice.yaml"
     path.write_text(text)

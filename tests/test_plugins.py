@@ -149,7 +149,8 @@ def test_the_automatic_colours_are_far_from_the_built_in_ones_and_from_each_othe
 
 
 def test_learners_without_a_colour_get_distinct_automatic_ones(monkeypatch):
-    """A plug-in without plot_color used to take matplotlib's next colour, OnlineRank-PL's blue."""
+    """A plug-in without plot_color gets none of the built-in colours (matplotlib's next colour
+    would be OnlineRank-PL's blue)."""
     names = ["zz-colourless-b", "zz-colourless-a", "zz-colourless-c"]
     for name in names:
         monkeypatch.setitem(

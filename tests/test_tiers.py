@@ -71,8 +71,8 @@ def test_an_unknown_figure_name_is_one_line_with_a_suggestion(capsys):
 
 
 def test_make_figure_without_a_name_says_so_in_one_line():
-    """``make figure NAME=`` printed a stray ``usage:`` line of ``onlinerank.tiers`` first (the
-    figure's path was asked for an empty name)."""
+    """``make figure NAME=``: the one line naming the problem and nothing else (no figure path is
+    asked for an empty name, so no ``usage:`` line of ``onlinerank.tiers`` comes first)."""
     p = subprocess.run(
         ["make", "-s", "-o", ".venv/.installed-workflow", f"BIN={BIN}", "figure", "NAME="],
         cwd=ROOT,
@@ -167,7 +167,7 @@ def test_check_lock_exits_1_with_the_line(tmp_path, capsys, monkeypatch):
 
 def test_snakemake_output_is_short_by_default_and_full_with_quiet_host():
     """The default profile leaves out each job's block of inputs and outputs (hundreds of code
-    inputs per job: a smoke run printed ~1,100 lines, up to ~2,500 characters long);
+    inputs per job: about 1,100 lines for a smoke run, up to about 2,500 characters long);
     ``--quiet host`` replaces the setting and shows them (run-part.md)."""
     import yaml
 
