@@ -9,6 +9,7 @@ import os
 import sys
 
 from onlinerank.config import ConfigError
+from onlinerank.config import check_pipeline_sections
 from onlinerank.config import load_settings
 from onlinerank.config_file import check_config_files
 
@@ -25,6 +26,7 @@ if not workflow.overwrite_configfiles:
 try:
     check_config_files(workflow.configfiles)
     SETTINGS = load_settings(config)
+    check_pipeline_sections(config)
 except ConfigError as err:
     sys.exit(f"onlinerank: {err}")
 

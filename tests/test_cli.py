@@ -512,3 +512,20 @@ def test_a_malformed_trace_line_is_one_error_with_its_line_number(tmp_path):
     log.write_text("0\n\n1\n")
     p = run("simulate", "--trace", str(log), "--n", "5", cwd=tmp_path)
     assert p.returncode == 2 and "line 2: empty line" in p.stderr and p.stderr.count("\n") == 1
+
+
+def test_a_learners_own_arrays_count_in_the_memory_estimate(monkeypatch, capsys):
+    """PermELearn holds (reps, n, n) matrices: ``--learner permelearn`` adds what it declares, and
+    a run that would not fit is one line naming the learner's part, before any work."""
+    from onlinerank.learners import LEARNERS
+
+    n, reps = 3000, 4
+    extra = cli.estimate_memory(n, reps, "uniform", "permelearn") - cli.estimate_memory(n, reps)
+    assert extra == LEARNERS["permelearn"].memory_bytes(n, reps) == 4 * 8 * reps * n * n
+    assert cli.estimate_memory(n, reps, "uniform", "ftl") == cli.estimate_memory(n, reps)
+    monkeypatch.setattr(cli, "available_memory", lambda: cli.estimate_memory(n, reps) + extra - 1)
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--learner", "permelearn", "--n", str(n), "--T", "1", "--reps", str(reps)])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1, err
+    assert "argument --n/--reps:" in err and "for the permelearn learner's own arrays" in err, err

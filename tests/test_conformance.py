@@ -143,6 +143,7 @@ LEARNER_HOOKS = (
     "regret_bound",
     "plot_style",
     "timing_counters",
+    "memory_bytes",
 )
 ADVERSARY_HOOKS = ("example", "check", "M", "checkpoint_metrics", "feedback_block", "memory_bytes")
 
@@ -161,6 +162,9 @@ def test_learner_hooks_follow_the_contract(name):
         assert callable(getattr(cls, hook))
     with pytest.raises(ValueError, match="not a hook"):
         cls.implements("no_such_hook")
+    for n, reps in ((2, 1), (64, 8), (4096, 2)):
+        mem = cls.memory_bytes(n, reps)
+        assert isinstance(mem, int) and mem >= 0 and (mem > 0) == cls.implements("memory_bytes")
     style = cls.plot_style({"name": name}, name)
     assert set(style) == {"color", "marker", "ls", "mfc", "label"} and isinstance(style["label"], str)
     rng = np.random.default_rng(1)

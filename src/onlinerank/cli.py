@@ -280,12 +280,21 @@ def _adversary_bytes(n: int, reps: int, adversary: str) -> int:
     return 0 if cls is None else int(cls.memory_bytes(n, reps))
 
 
-def estimate_memory(n: int, reps: int, adversary: str = "uniform") -> int:
+def _learner_bytes(n: int, reps: int, learner: str) -> int:
+    """The working memory the registered learner ``learner`` declares (0 for other names)."""
+    from .learners import LEARNERS
+
+    cls = LEARNERS.get(learner)
+    return 0 if cls is None else int(cls.memory_bytes(n, reps))
+
+
+def estimate_memory(n: int, reps: int, adversary: str = "uniform", learner: str = "onlinerank") -> int:
     """Conservative peak memory (bytes) of ``onlinerank simulate`` for ``n`` items and ``reps``
-    replicates against ``adversary`` (theory §1: the game's sizes; the model and its measurements
-    are above the constants): a fixed part, a part per replicate and item, and the working memory
-    the adversary declares (``Adversary.memory_bytes``)."""
-    return FIXED_BYTES + BYTES_PER_REP_ITEM * reps * n + _adversary_bytes(n, reps, adversary)
+    replicates of ``learner`` against ``adversary`` (theory §1: the game's sizes; the model and its
+    measurements are above the constants): a fixed part, a part per replicate and item, and the
+    working memory the adversary and the learner declare (their ``memory_bytes``)."""
+    own = _adversary_bytes(n, reps, adversary) + _learner_bytes(n, reps, learner)
+    return FIXED_BYTES + BYTES_PER_REP_ITEM * reps * n + own
 
 
 def available_memory() -> int:
@@ -326,17 +335,20 @@ def _size(b: float) -> str:
 
 
 def _check_memory(args, parser: argparse.ArgumentParser) -> None:
-    need = estimate_memory(args.n, args.reps, args.adversary)
+    learner = getattr(args, "learner", "onlinerank")
+    need = estimate_memory(args.n, args.reps, args.adversary, learner)
     have = available_memory()
     if need > have:
         own = _adversary_bytes(args.n, args.reps, args.adversary)
+        mine = _learner_bytes(args.n, args.reps, learner)
         # memory the adversary declares independent of the replicates: only a smaller n helps
-        only_n = own > 0 and own == _adversary_bytes(args.n, 1, args.adversary)
+        only_n = own > 0 and own == _adversary_bytes(args.n, 1, args.adversary) and not mine
         name = "--n" if only_n else "--n/--reps"
         parser.error(
             f"argument {name}: --n {args.n} with --reps {args.reps} needs about {_size(need)} of "
             f"memory (estimate: {_size(FIXED_BYTES)} + {BYTES_PER_REP_ITEM} bytes x reps x n"
             + (f" + {_size(own)} for the {args.adversary} adversary's own arrays" if own else "")
+            + (f" + {_size(mine)} for the {learner} learner's own arrays" if mine else "")
             + f"), more than the {_size(have)} available; lower --n"
             + ("" if only_n else " or --reps")
         )

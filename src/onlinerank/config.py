@@ -38,6 +38,7 @@ __all__ = [
     "validate_schema",
     "validate_config",
     "validate_worst_case",
+    "check_pipeline_sections",
     "resolve_output_dirs",
     "output_dirs",
     "config_digest",
@@ -207,6 +208,31 @@ def _validate_grids(config: dict) -> None:
         ks = bc.get("k_sweep")
         if ks and not any(2 * k <= ks["n"] for k in ks["k"]):
             _fail("bound_comparison.k_sweep", ks, "no cells: the sweep in k skips every k > n/2")
+
+
+def check_pipeline_sections(config: Mapping) -> None:
+    """What the pipeline makes of a config that :func:`load_settings` accepted: every table of a
+    configured section has cells (theory §3.4).  A ``worst_case`` section makes three tables, from
+    its ``exact``, ``comparison`` and ``tightness`` points; one without points would be a table
+    without rows and a figure that cannot be drawn, so the Snakefile refuses it before any work,
+    naming the part (the package's own functions accept a section with one part)."""
+    section = config.get("worst_case")
+    if not section:
+        return
+    comp, tight = section["comparison"], section["tightness"]
+    for key, points in (
+        ("exact", section["exact"]),
+        ("comparison", [*comp["exact"], *comp["search"]]),
+        ("tightness", [*tight["exact"], *tight["search"]]),
+    ):
+        if not points:
+            _wc_fail(
+                key,
+                points,
+                "no cells: the pipeline makes the tables worst_case, worst_case_learners and "
+                "tightness of a worst_case section from its exact, comparison and tightness points; "
+                "give each its points or leave out the section",
+            )
 
 
 def _validate_runtime(config: dict) -> None:
@@ -380,20 +406,6 @@ def validate_worst_case(section: dict, learners: dict) -> None:
         for T in p["T"]:
             _check_dp(f"tightness.exact[{i}].T", "onlinerank", p["n"], T, fam, k, cap)
     _points("tightness.search", tight["search"], T_list=True)
-    # the section makes three tables, each from its own points: none may be empty
-    for key, points in (
-        ("exact", section["exact"]),
-        ("comparison", comp["exact"] + comp["search"]),
-        ("tightness", tight["exact"] + tight["search"]),
-    ):
-        if not points:
-            _wc_fail(
-                key,
-                points,
-                "no cells: a worst_case section makes the tables worst_case, worst_case_learners and "
-                "tightness, from exact, comparison and tightness; give each its points or leave out "
-                "the section",
-            )
     srch = _mapping("search", section["search"], ("width", "max_evals"))
     for key in ("width", "max_evals"):
         _int(f"search.{key}", srch[key])

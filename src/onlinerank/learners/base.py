@@ -25,6 +25,9 @@ hook                       default                               override to
 ``describe()``             ``{"learner": name}``                 add parameters to the outputs
 ``regret_bound(game)``     ``None`` (no bound of its own)        state its own regret bound
                                                                  (worst-case tables, theory §3.3)
+``memory_bytes(n, reps)``   ``0``                                 declare (R, n, n) or larger
+                                                                 arrays (the command line's
+                                                                 memory estimate)
 ``plot_color``             ``None`` (an automatic colour,        give the figures one colour
                            ``plotting.automatic_color``)
 ``plot_style(spec, ...)``  ``plot_color``, marker ``^``, ``-.``  style variants of the learner
@@ -188,6 +191,16 @@ class Learner:
         (:func:`onlinerank.worst_case.learner_bound`, NaN for ``None``), and the claims count a
         learner that overrides it among those with a sublinear guarantee."""
         return None
+
+    @classmethod
+    def memory_bytes(cls, n: int, reps: int) -> int:
+        """Peak bytes of working memory this learner needs at ``n`` items and ``reps`` replicates
+        beyond the engine's arrays of a fixed number of bytes per replicate and item (theory §1:
+        the game's sizes), which also cover a state of a few (reps, n) arrays.  Default 0; a
+        learner holding (reps, n, n) matrices (PermELearn) declares them.  The command line adds
+        it to its memory estimate (:func:`onlinerank.cli.estimate_memory`) and refuses a run that
+        would not fit."""
+        return 0
 
     #: the colour of this learner's lines in the figures (``None``: an automatic colour, distinct
     #: from the built-in learners', :func:`onlinerank.plotting.automatic_color`)
