@@ -117,7 +117,7 @@ CASES = {
 )
 def test_the_pipeline_refuses_a_worst_case_section_without_a_part(part, key):
     """The package's functions accept a section with one part; the pipeline, which makes all three
-    tables of the section, refuses one without points (the figures of an empty table failed)."""
+    tables of the section, refuses one without points (no figure of a table without rows)."""
     from onlinerank.config import check_pipeline_sections
 
     cfg = copy.deepcopy(SMOKE)
