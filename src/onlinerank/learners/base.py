@@ -25,7 +25,7 @@ hook                       default                               override to
 ``describe()``             ``{"learner": name}``                 add parameters to the outputs
 ``regret_bound(game)``     ``None`` (no bound of its own)        state its own regret bound
                                                                  (worst-case tables, theory §3.3)
-``memory_bytes(n, reps)``   ``0``                                 declare (R, n, n) or larger
+``memory_bytes(n, reps)``  ``0``                                 declare (R, n, n) or larger
                                                                  arrays (the command line's
                                                                  memory estimate)
 ``plot_color``             ``None`` (an automatic colour,        give the figures one colour
