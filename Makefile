@@ -35,14 +35,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# the locked packages, then the project itself on top (editable, no dependency resolution)
+# the locked packages, then the project itself on top (editable, no dependency resolution); pip
+# is quiet, so one line says what is being installed first
 $(VENV)/.installed-workflow: $(LOCK)/workflow.txt pyproject.toml | $(BIN)/python
+	@echo "onlinerank: installing the pinned packages of $(LOCK)/workflow.txt into $(VENV) (once, about 2 minutes)"
 	$(PIP) --require-hashes -r $(LOCK)/workflow.txt
 	$(PIP) --no-deps --no-build-isolation -e .
 	touch $@
 
 # test.txt holds workflow.txt's versions plus the test tools and JupyterLab
 $(VENV)/.installed-test: $(LOCK)/test.txt pyproject.toml | $(BIN)/python
+	@echo "onlinerank: installing the pinned packages of $(LOCK)/test.txt (the pipeline, the test tools, JupyterLab, Sphinx) into $(VENV) (once, about 3 minutes)"
 	$(PIP) --require-hashes -r $(LOCK)/test.txt
 	$(PIP) --no-deps --no-build-isolation -e .
 	touch $@ $(VENV)/.installed-workflow
@@ -59,7 +62,7 @@ smoke: $(VENV)/.installed-workflow            ## the tiny tier (writes results-s
 # `make figure NAME=regret_vs_T CONFIG=config/smoke.yaml` the same figure of another tier, under
 # that tier's figures_dir.  The target comes before --configfile, which takes every word after it
 # as one more config file.
-FIGURE = $(shell $(BIN)/python -m onlinerank.tiers figure-path $(CONFIG) $(NAME))
+FIGURE = $(if $(NAME),$(shell $(BIN)/python -m onlinerank.tiers figure-path $(CONFIG) $(NAME)))
 figure: $(VENV)/.installed-workflow           ## one figure: make figure NAME=regret_vs_T [CONFIG=config/smoke.yaml]
 	@$(BIN)/python -m onlinerank.tiers check-figure $(CONFIG) "$(NAME)"
 	@$(CHECK_LOCK) $(CONFIG)

@@ -9,7 +9,9 @@ import os
 import sys
 
 from onlinerank.config import ConfigError
+from onlinerank.config import check_pipeline_sections
 from onlinerank.config import load_settings
+from onlinerank.config_file import check_config_files
 
 # The default tier, unless --configfile names another file (which then replaces it entirely
 # rather than being merged into it, so a tier is exactly its own file).
@@ -19,9 +21,12 @@ if not workflow.overwrite_configfiles:
 
 
 # the schema fills its defaults into `config` (Snakemake's dict, read by the rules); SETTINGS is
-# the same config typed (onlinerank.settings), built once here
+# the same config typed (onlinerank.settings), built once here.  First the files themselves:
+# Snakemake's YAML reader keeps the last of two equal keys, so a key given twice is refused here.
 try:
+    check_config_files(workflow.configfiles)
     SETTINGS = load_settings(config)
+    check_pipeline_sections(config)
 except ConfigError as err:
     sys.exit(f"onlinerank: {err}")
 

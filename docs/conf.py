@@ -22,6 +22,9 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinx.ext.mathjax",
+    # MathJax from the pinned package, copied into the site's _static/mathjax/ (mathjax_path points
+    # there): the maths renders offline, with no CDN
+    "sphinx-mathjax-offline",
     "sphinx.ext.napoleon",
     "onlinerank_docs",
 ]

@@ -386,6 +386,120 @@ def test_trace_replay_gives_the_exact_regret_of_the_sequence(capsys):
     assert printed == pytest.approx(exact, rel=1e-5)
 
 
+def _ftl_regret(seq: np.ndarray) -> float:
+    """Follow-the-Leader's regret on a fixed sequence, by hand: each round the items sorted by
+    cumulative score (ties to the lower id) lose the pairwise loss of theory §1; the best fixed
+    ranking is found by enumeration."""
+    T, n = seq.shape
+    orders = [list(o) for o in itertools.permutations(range(n))]
+
+    def loss(order, s):
+        return sum(max(s[order[j]] - s[order[i]], 0.0) for i in range(n) for j in range(i + 1, n))
+
+    S = np.zeros(n)
+    alg = 0.0
+    for s in seq:
+        alg += loss(sorted(range(n), key=lambda u: (-S[u], u)), s)
+        S += s
+    return alg - min(sum(loss(o, s) for s in seq) for o in orders)
+
+
+def test_another_learner_plays_from_the_command_line(capsys):
+    """``--learner ftl`` replays the sample log: its exact regret is the hand computation's, and
+    the bound line says that FTL states none."""
+    argv = [
+        "simulate",
+        "--learner",
+        "ftl",
+        "--trace",
+        str(SAMPLE_TRACE),
+        "--n",
+        "5",
+        "--reps",
+        "2",
+        "--quiet",
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ftl vs trace ") and "eta=" not in out.splitlines()[0]
+    printed = float(out.split("mean exact expected regret")[1].split()[0])
+    assert printed == pytest.approx(_ftl_regret(_trace_rows(SAMPLE_TRACE, 5)), rel=1e-5)
+    assert "regret bound                none stated by ftl" in out and "ratio" not in out
+    assert main(["simulate", "--learner", "hedge", "--n", "4", "--T", "50", "--reps", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "(hedge's own, theory §3.3)" in out and "ratio regret / bound" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--learner", "ftl", "--eta", "0.1"], "argument --eta: only used with --learner onlinerank"),
+        (
+            ["--learner", "ftl", "--sampler", "quicksort"],
+            "argument --sampler: only used with --learner onlinerank",
+        ),
+        (["--learner", "hedge", "--n", "12"], "argument --learner: hedge enumerates n! rankings"),
+        (["--learner", "oracle"], "argument --learner: invalid choice: 'oracle'"),
+    ],
+)
+def test_a_learner_that_cannot_run_is_one_error(capsys, argv, words):
+    base = {"--n": "6", "--T": "5"}
+    for i in range(0, len(argv), 2):
+        base.pop(argv[i], None)
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", *argv, *[x for kv in base.items() for x in kv], "--quiet"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and words in err, err
+
+
+def test_a_plugin_learner_is_a_choice_of_the_command_line(monkeypatch, capsys):
+    from onlinerank.learners import LEARNERS
+    from onlinerank.learners.simple import FollowTheLeader
+
+    class Mine(FollowTheLeader):
+        name = "mine"
+
+    monkeypatch.setitem(LEARNERS, "mine", Mine)
+    assert main(["simulate", "--learner", "mine", "--n", "4", "--T", "20", "--reps", "2", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("mine vs uniform adversary: family=single n=4")
+
+
+def test_an_empty_trace_is_one_error_naming_the_file(tmp_path, capsys):
+    """A log without a round names the file (not ``--T``: the game's horizon would be 0)."""
+    log = tmp_path / "clicks.txt"
+    for text in ("", "# nothing logged yet\n"):
+        log.write_text(text)
+        with pytest.raises(SystemExit) as e:
+            main(["simulate", "--trace", str(log), "--n", "5"])
+        assert e.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert err == (
+            f"onlinerank simulate: error: argument --trace: trace file {str(log)!r} holds no rounds "
+            "(it is empty or has comment lines only)"
+        )
+
+
+def test_the_help_says_what_a_spearman_line_of_the_default_format_is(capsys, tmp_path):
+    """The help says what a Spearman line is in each format (scores -sigma by default, the ranking
+    best first with --trace-format items), and each reads as the help says."""
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "scores -sigma (a permutation of -1..-n) for spearman" in text
+    assert "items (item ids; spearman: the ranking, best first)" in text
+    ranking, scores = tmp_path / "ranking.txt", tmp_path / "scores.txt"
+    ranking.write_text("2,0,1,3\n" * 6)
+    scores.write_text("-2,-3,-1,-4\n" * 6)  # the same rounds as -sigma
+    argv = ["simulate", "--family", "spearman", "--n", "4", "--reps", "2", "--quiet", "--no-sample"]
+    assert main([*argv, "--trace", str(scores)]) == 0
+    by_scores = capsys.readouterr().out.splitlines()[1]
+    assert main([*argv, "--trace", str(ranking), "--trace-format", "items"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == by_scores  # the same exact regret
+    with pytest.raises(SystemExit):
+        main([*argv, "--trace", str(ranking)])
+    assert "line 1: Spearman scores" in capsys.readouterr().err
+
+
 def test_a_malformed_trace_line_is_one_error_with_its_line_number(tmp_path):
     log = tmp_path / "clicks.txt"
     log.write_text("# a log\n0\n1\n4, 2\n3\n")
@@ -398,3 +512,20 @@ def test_a_malformed_trace_line_is_one_error_with_its_line_number(tmp_path):
     log.write_text("0\n\n1\n")
     p = run("simulate", "--trace", str(log), "--n", "5", cwd=tmp_path)
     assert p.returncode == 2 and "line 2: empty line" in p.stderr and p.stderr.count("\n") == 1
+
+
+def test_a_learners_own_arrays_count_in_the_memory_estimate(monkeypatch, capsys):
+    """PermELearn holds (reps, n, n) matrices: ``--learner permelearn`` adds what it declares, and
+    a run that would not fit is one line naming the learner's part, before any work."""
+    from onlinerank.learners import LEARNERS
+
+    n, reps = 3000, 4
+    extra = cli.estimate_memory(n, reps, "uniform", "permelearn") - cli.estimate_memory(n, reps)
+    assert extra == LEARNERS["permelearn"].memory_bytes(n, reps) == 4 * 8 * reps * n * n
+    assert cli.estimate_memory(n, reps, "uniform", "ftl") == cli.estimate_memory(n, reps)
+    monkeypatch.setattr(cli, "available_memory", lambda: cli.estimate_memory(n, reps) + extra - 1)
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--learner", "permelearn", "--n", str(n), "--T", "1", "--reps", str(reps)])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1, err
+    assert "argument --n/--reps:" in err and "for the permelearn learner's own arrays" in err, err

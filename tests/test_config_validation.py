@@ -90,7 +90,55 @@ CASES = {
         lambda c: c["runtime"].update(max_partial_sample_n={"onlinerank-pl": 10}),
         ["runtime.max_partial_sample_n.onlinerank-pl", "sample_first_step"],
     ),
+    # a grid whose every point its table skips: a table without rows (or a failing job) later
+    "lower-bound curves without a cell": (
+        lambda c: c["lowerbound"]["curves"].update(n=[3], k=[2]),
+        ["lowerbound.curves", "no cells", "2k > n"],
+    ),
+    "h_c without a cell": (lambda c: c["lowerbound"]["hc"].update(n=[3], k=2), ["lowerbound.hc", "no cells"]),
+    "frequencies with k = n": (
+        lambda c: c["lowerbound"]["frequencies"].update(n=3, k=3),
+        ["lowerbound.frequencies.k", "1..n-1", "3"],
+    ),
+    "abg with k > n": (lambda c: c["lowerbound"]["abg"].update(n=3, k=5), ["lowerbound.abg.k", "5"]),
+    "comparison k-choice sweep without a cell": (
+        _set(["bound_comparison", "k"], [2, 600]),
+        ["bound_comparison.k", "no cells", "600"],
+    ),
+    "comparison sweep in k without a cell": (
+        _set(["bound_comparison", "k_sweep"], {"n": 4, "k": [3, 4]}),
+        ["bound_comparison.k_sweep", "no cells"],
+    ),
 }
+
+
+@pytest.mark.parametrize(
+    ("part", "key"), [("tightness", "worst_case.tightness"), ("comparison", "worst_case.comparison")]
+)
+def test_the_pipeline_refuses_a_worst_case_section_without_a_part(part, key):
+    """The package's functions accept a section with one part; the pipeline, which makes all three
+    tables of the section, refuses one without points (no figure of a table without rows)."""
+    from onlinerank.config import check_pipeline_sections
+
+    cfg = copy.deepcopy(SMOKE)
+    cfg["worst_case"].pop(part)
+    load_settings(cfg)  # fills the part's empty default
+    with pytest.raises(ConfigError) as err:
+        check_pipeline_sections(cfg)
+    msg = str(err.value)
+    assert (
+        "\n" not in msg
+        and msg.startswith(f"config error at {key}: no cells")
+        and "leave out the section" in msg
+    )
+    check_pipeline_sections(load_settings_copy(SMOKE))
+
+
+def load_settings_copy(cfg: dict) -> dict:
+    """``cfg`` filled and validated (a copy)."""
+    cfg = copy.deepcopy(cfg)
+    load_settings(cfg)
+    return cfg
 
 
 def check(cfg):
@@ -163,6 +211,74 @@ def test_the_pipeline_stops_before_any_work_with_one_line(repo, case, line):
     assert p.returncode == 1, out
     assert out[-1].startswith(line), out
     assert len([x for x in out if x.startswith("onlinerank")]) == 1 and len(out) <= 3, out
+    assert snapshot(repo) == before
+
+
+#: a key given twice: at the top (a second block would replace the first), nested, in a flow mapping
+DUPLICATES = {
+    "top-level block": ("seed: 1\nupper:\n  block_size: 2\nseed: 2\n", "key 'seed'", 4, 1),
+    "nested block": (
+        "learners:\n  a:\n    name: ftl\n  b: {name: ftl}\n  a:\n    name: hedge\n",
+        "key 'a'",
+        5,
+        2,
+    ),
+    "flow mapping": ("adversaries:\n  u: {name: uniform, name: greedy}\n", "key 'name'", 2, 2),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DUPLICATES))
+def test_a_key_given_twice_is_refused_with_the_file_and_both_lines(tmp_path, case):
+    from onlinerank.config_file import read_config
+
+    text, key, line, first = DUPLICATES[case]
+    path = tmp_path / "dup.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        read_config(path)
+    msg = str(err.value)
+    assert "\n" not in msg and f"{path}, line {line}: {key} given twice" in msg, msg
+    assert f"(first at line {first})" in msg, msg
+    import yaml as plain
+
+    assert isinstance(plain.safe_load(text), dict)  # what a plain YAML reader does: keeps the last
+
+
+def test_a_yaml_merge_key_may_still_be_overridden(tmp_path):
+    from onlinerank.config_file import read_config
+
+    path = tmp_path / "merge.yaml"
+    path.write_text("base: &b {name: onlinerank, eta: paper}\nlearners:\n  x: {<<: *b, eta: optimal}\n")
+    assert read_config(path)["learners"]["x"] == {"name": "onlinerank", "eta": "optimal"}
+
+
+def test_every_tier_reads_without_a_repeated_key():
+    from onlinerank.config_file import read_config
+
+    for path in sorted((ROOT / "config").glob("*.yaml")):
+        assert read_config(path) == yaml.safe_load(path.read_text()), path
+
+
+def test_the_pipeline_refuses_a_repeated_block_before_any_work(repo):
+    """A second ``adversaries:`` block would replace the first (Snakemake's YAML reader keeps the
+    last key): Snakemake stops before any work with one line naming the file and both lines."""
+    text = (ROOT / "config" / "smoke.yaml").read_text() + "\nadversaries:\n  uniform: {name: uniform}\n"
+    path = repo / "twice.yaml"
+    path.write_text(text)
+    first = 1 + text.splitlines().index("adversaries:")
+    before = snapshot(repo)
+    p = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--configfile", str(path), "--cores", "1"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    out = (p.stdout + p.stderr).strip().splitlines()
+    assert p.returncode == 1, out
+    second = len(text.splitlines()) - 1  # the last block's first line
+    want = f"onlinerank: config error in {path}, line {second}: key 'adversaries' given twice"
+    assert out[-1].startswith(want) and f"(first at line {first})" in out[-1], out
     assert snapshot(repo) == before
 
 

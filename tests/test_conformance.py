@@ -143,6 +143,7 @@ LEARNER_HOOKS = (
     "regret_bound",
     "plot_style",
     "timing_counters",
+    "memory_bytes",
 )
 ADVERSARY_HOOKS = ("example", "check", "M", "checkpoint_metrics", "feedback_block", "memory_bytes")
 
@@ -161,6 +162,9 @@ def test_learner_hooks_follow_the_contract(name):
         assert callable(getattr(cls, hook))
     with pytest.raises(ValueError, match="not a hook"):
         cls.implements("no_such_hook")
+    for n, reps in ((2, 1), (64, 8), (4096, 2)):
+        mem = cls.memory_bytes(n, reps)
+        assert isinstance(mem, int) and mem >= 0 and (mem > 0) == cls.implements("memory_bytes")
     style = cls.plot_style({"name": name}, name)
     assert set(style) == {"color", "marker", "ls", "mfc", "label"} and isinstance(style["label"], str)
     rng = np.random.default_rng(1)
@@ -240,20 +244,22 @@ def test_adversary_hooks_follow_the_contract(name):
 
 def test_plugins_are_discovered_from_their_folder():
     """Every module of learners/ and adversaries/ is imported, and every named subclass defined
-    in them is registered under its name."""
+    in them is registered under its name (the registries may also hold classes registered from
+    elsewhere, e.g. by a test or a user's own module)."""
     for pkg, registry, base in (
         (learners_pkg, LEARNERS, Learner),
         (adversaries_pkg, ADVERSARIES, Adversary),
     ):
         files = {m.name for m in pkgutil.iter_modules(pkg.__path__)} - {"base"}
         assert {m.__name__.rsplit(".", 1)[1] for m in pkg.MODULES} == files
+        pkg_modules = {m.__name__ for m in pkg.MODULES}
         found = {
             obj.name: obj
             for m in pkg.MODULES
             for obj in vars(m).values()
             if isinstance(obj, type) and issubclass(obj, base) and obj.__module__ == m.__name__ and obj.name
         }
-        assert found == dict(registry)
+        assert found == {name: cls for name, cls in registry.items() if cls.__module__ in pkg_modules}
 
 
 def test_a_plugin_is_one_file(tmp_path):

@@ -4,6 +4,7 @@ cross-reference."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +36,12 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path):
     assert "theorem31_paper" in api
     config = (tmp_path / "html" / "reference" / "config.html").read_text(encoding="utf-8")
     assert "results_dir" in config and "figures_dir" in config
+    # the maths renders offline: MathJax is loaded from the site itself, never from a CDN
+    theory = (tmp_path / "html" / "theory" / "upper.html").read_text(encoding="utf-8")
+    assert '<script defer="defer" src="../_static/mathjax/tex-chtml.js"></script>' in theory
+    assert "://" not in "".join(re.findall(r"<script[^>]*>", theory)), re.findall(r"<script[^>]*>", theory)
+    assert (tmp_path / "html" / "_static" / "mathjax" / "tex-chtml.js").stat().st_size > 100_000
+    assert any((tmp_path / "html" / "_static" / "mathjax" / "output" / "chtml" / "fonts").rglob("*.woff"))
 
 
 def test_a_broken_cross_reference_fails_the_build_with_its_name(tmp_path):
@@ -47,6 +54,29 @@ def test_a_broken_cross_reference_fails_the_build_with_its_name(tmp_path):
     run = _build(src, tmp_path / "html")
     assert run.returncode != 0
     assert "no_such_function" in run.stdout + run.stderr
+
+
+def test_a_public_module_without_a_docstring_fails_the_build_with_one_line_naming_it(tmp_path):
+    """A plug-in module without a docstring (a recipe's file as first written): one error line
+    naming the module, no Sphinx traceback, a failing build.  The tiny site has the project's
+    settings; the module is found in a folder appended to the adversaries package's path."""
+    src = tmp_path / "docs"
+    src.mkdir()
+    plugin = tmp_path / "plugin"
+    plugin.mkdir()
+    (plugin / "bare_plugin.py").write_text("VALUE = 1\n")
+    conf = (ROOT / "docs" / "conf.py").read_text()
+    conf += f"\nimport onlinerank.adversaries\n\nonlinerank.adversaries.__path__.append({str(plugin)!r})\n"
+    (src / "conf.py").write_text(conf)
+    shutil.copytree(ROOT / "docs" / "_ext", src / "_ext")
+    (src / "index.md").write_text("# x\n\nA page.\n")
+    run = _build(src, tmp_path / "html")
+    out = run.stdout + run.stderr
+    assert run.returncode != 0, out
+    lines = [line for line in out.splitlines() if "bare_plugin" in line]
+    want = "ERROR: public modules or names without a docstring: onlinerank.adversaries.bare_plugin"
+    assert lines == [want], out
+    assert "Traceback" not in out and "Extension error" not in out and "open an issue" not in out, out
 
 
 def test_an_undocumented_public_function_is_named(monkeypatch):

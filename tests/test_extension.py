@@ -15,21 +15,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_pytest_in_copy, share_compiled_kernels, snakemake
+from conftest import run_pytest_in_copy, share_compiled_kernels, snakemake
+from test_howto import created_files
 
 from onlinerank.io import read_table
-
-HOWTO = ROOT / "docs" / "howto"
-#: "Create `path`:" followed by a fenced block: the file a recipe says to write, and its content
-CREATE = re.compile(r"[Cc]reate `([^`]+)`:\s*\n\s*\n```[a-z]*\n(.*?)```", re.S)
-
-
-def created_files(recipe: str) -> dict[str, str]:
-    """Every file the recipe ``docs/howto/<recipe>.md`` says to create, with its content."""
-    text = (HOWTO / f"{recipe}.md").read_text()
-    files = dict(CREATE.findall(text))
-    assert files, f"{recipe}: no 'Create `path`:' block"
-    return files
 
 
 def without_scores_law(module: str) -> str:

@@ -157,6 +157,8 @@ def test_make_installs_from_the_locks_and_reinstalls_after_a_refresh(fake_instal
     os.utime(repo / "requirements" / "test.txt")  # `make lock` rewrote it
     out = make_dry_run(repo, "test")
     assert "pip install --quiet --require-hashes -r requirements/test.txt" in out
+    # pip is quiet: one line first says what is installed and roughly how long
+    assert "onlinerank: installing the pinned packages of requirements/test.txt" in out and "minutes" in out
     assert "pip install --quiet --no-deps --no-build-isolation -e ." in out
     os.utime(repo / "requirements" / "workflow.txt")
     out = make_dry_run(repo, "figures")

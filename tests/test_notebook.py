@@ -185,3 +185,28 @@ def test_make_notebook_opens_the_tutorial_in_jupyterlab_on_the_project_python(tm
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         log.close()
+
+
+def test_the_pipelines_environment_runs_the_notebook_with_jupyter_execute(tmp_path):
+    """`make smoke` and `make figures` install requirements/workflow.txt only: it holds nbclient,
+    whose `jupyter execute` runs the notebook headless (nbconvert is not in it), with jupyter-core
+    and ipykernel; the usage page names that command.  Run here without results: exit status 1
+    and the first cell's one line naming `make smoke`."""
+    import re
+
+    lock = (ROOT / "requirements" / "workflow.txt").read_text()
+    for package in ("nbclient", "jupyter-core", "ipykernel"):
+        assert re.search(rf"^{package}==", lock, re.M), package
+    assert not re.search(r"^nbconvert==", lock, re.M)
+    assert ".venv/bin/jupyter execute notebooks/tutorial.ipynb" in (ROOT / "docs" / "usage.md").read_text()
+    jupyter = Path(sys.executable).parent / "jupyter"
+    repo = fake_repo(tmp_path)
+    p = subprocess.run(
+        [str(jupyter), "execute", "notebooks/tutorial.ipynb"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert p.returncode == 1, p.stdout[-2000:] + p.stderr[-2000:]
+    assert f"no results in {repo}/results or {repo}/results-smoke yet: run `make smoke`" in p.stderr

@@ -6,7 +6,13 @@ claims' selection, with no other file edited."""
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -19,8 +25,9 @@ from onlinerank.adversaries.uniform import UniformAdversary
 from onlinerank.claims.common import has_own_bound, plays_role
 from onlinerank.game import Game
 from onlinerank.learners import LEARNERS
-from onlinerank.learners.simple import FollowTheLeader
-from onlinerank.plotting import LEARNER_COLORS, learner_style
+from onlinerank.learners.onlinerank import ONLINERANK_VARIANTS, SAMPLER_STYLE
+from onlinerank.learners.simple import FollowTheLeader, UniformRanking
+from onlinerank.plotting import AUTO_COLORS, LEARNER_COLORS, automatic_color, learner_style
 from onlinerank.timing import repeat_seconds, runtime_rows
 from onlinerank.worst_case import exact_worst_regret, learner_bound
 from onlinerank.worst_case_tables import comparison_rows
@@ -113,6 +120,133 @@ def test_learner_colors_follow_the_registry():
     assert LEARNER not in LEARNER_COLORS
     assert {"hedge", "fpl", "permelearn", "ftl", "uniform"} <= set(LEARNER_COLORS)
     assert "onlinerank" not in LEARNER_COLORS  # styled by sampler, not by one colour
+
+
+def _rgb(color: str) -> tuple[int, ...]:
+    return tuple(int(color[i : i + 2], 16) for i in (1, 3, 5))
+
+
+def _distance(a: str, b: str) -> float:
+    return math.dist(_rgb(a), _rgb(b))
+
+
+def _builtin_colors() -> set[str]:
+    """Every colour the learners of the package's own modules draw with: their plot_color and
+    OnlineRank's sampler and variant styles."""
+    own = {cls.plot_color for cls in LEARNERS.values() if cls.__module__.startswith("onlinerank.learners.")}
+    onlinerank = {st["color"] for st in SAMPLER_STYLE.values()}
+    onlinerank |= {st["color"] for styles in ONLINERANK_VARIANTS.values() for st in styles}
+    return {c.lower() for c in own | onlinerank if c is not None}
+
+
+def test_the_automatic_colours_are_far_from_the_built_in_ones_and_from_each_other():
+    builtin = _builtin_colors()
+    assert {"#1f77b4", "#d62728", "#7f7f7f"} <= builtin and len(builtin) >= 10
+    for auto in AUTO_COLORS:
+        near = min(builtin, key=lambda c: _distance(auto, c))
+        assert _distance(auto, near) >= 50, (auto, near)
+    assert min(_distance(a, b) for a, b in itertools.combinations(AUTO_COLORS, 2)) >= 50
+
+
+def test_learners_without_a_colour_get_distinct_automatic_ones(monkeypatch):
+    """A plug-in without plot_color gets none of the built-in colours (matplotlib's next colour
+    would be OnlineRank-PL's blue)."""
+    names = ["zz-colourless-b", "zz-colourless-a", "zz-colourless-c"]
+    for name in names:
+        monkeypatch.setitem(
+            LEARNERS,
+            name,
+            type(f"Colourless{name[-1]}", (UniformRanking,), {"name": name, "plot_color": None}),
+        )
+    colors = {name: learner_style({"name": name}, name)["color"] for name in names}
+    assert len(set(colors.values())) == 3 and set(colors.values()) <= set(AUTO_COLORS), colors
+    assert not set(colors.values()) & _builtin_colors()
+    # in the order of the names among every colourless learner of the registry, whatever else it holds
+    plain = sorted(n for n, c in LEARNERS.items() if c.plot_color is None and not c.implements("plot_style"))
+    for name in names:
+        assert colors[name] == AUTO_COLORS[plain.index(name) % len(AUTO_COLORS)] == automatic_color(name)
+    assert colors["zz-colourless-a"] != learner_style({"name": "onlinerank"}, "pl")["color"]
+    assert automatic_color("ftl") is None and automatic_color("no-such-learner") is None
+
+
+#: plug-ins registered before a pytest session collects (as modules of learners/ and adversaries/
+#: would be): learners with and without a law of S and without a colour, an oblivious and an
+#: adaptive adversary
+EXTRA_PLUGINS = """
+from onlinerank.adversaries.base import register as register_adversary
+from onlinerank.adversaries.greedy import GreedyAdversary
+from onlinerank.adversaries.uniform import UniformAdversary
+from onlinerank.learners.base import register
+from onlinerank.learners.simple import FollowTheLeader, UniformRanking
+
+
+@register
+class ExtraLaw(FollowTheLeader):
+    name = "extra-law"
+    plot_color = None
+
+
+@register
+class ExtraNoLaw(UniformRanking):
+    name = "extra-nolaw"
+    plot_color = None
+
+    def scores_law(self):
+        return None
+
+
+@register
+class ExtraNoLawTwo(ExtraNoLaw):
+    name = "extra-nolaw-two"
+
+
+@register_adversary
+class ExtraOblivious(UniformAdversary):
+    name = "extra-uniform"
+    learner_independent = False
+
+
+@register_adversary
+class ExtraAdaptive(GreedyAdversary):
+    name = "extra-greedy"
+    roles = frozenset()
+"""
+
+
+@pytest.mark.slow
+def test_the_registry_wide_tests_hold_with_more_plugins_registered(tmp_path):
+    """No test assumes that the registries hold only the built-in plug-ins: with two more
+    learners without a law of S, one with a law and two more adversaries registered, the tests
+    that go over every registered plug-in (and those parametrized by the new ones) pass, and
+    only the dynamic-program tests of the learners without a law are skipped, by name."""
+    (tmp_path / "extra_plugins.py").write_text(EXTRA_PLUGINS)
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(root / "src")]))
+    tests = [
+        "tests/test_conformance.py",
+        "tests/test_worst_case.py",
+        "tests/test_engine.py",
+        "tests/test_plugins.py",
+        "tests/test_registry.py",
+    ]
+    selection = "extra or discovered or without_a_law or declared_role or colour or learner_colors"
+    p = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-p", "extra_plugins"]
+        + ["-p", "no:xdist", "-k", selection, *tests],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    out = p.stdout
+    assert p.returncode == 0, out[-4000:] + p.stderr[-2000:]
+    passed = int(re.search(r"(\d+) passed", out).group(1))
+    assert passed >= 40 and " failed" not in out, out[-3000:]
+    skips = [line for line in out.splitlines() if line.startswith("SKIPPED")]
+    assert skips and all(
+        re.search(r"learner 'extra-nolaw(-two)?' .*scores_law\(\) returns None", s) for s in skips
+    )
 
 
 def test_the_memory_estimate_asks_the_adversary(plugins, monkeypatch, capsys):

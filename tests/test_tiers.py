@@ -70,6 +70,20 @@ def test_an_unknown_figure_name_is_one_line_with_a_suggestion(capsys):
     assert "CONFIG=no/such.yaml: no such file" in capsys.readouterr().err
 
 
+def test_make_figure_without_a_name_says_so_in_one_line():
+    """``make figure NAME=``: the one line naming the problem and nothing else (no figure path is
+    asked for an empty name, so no ``usage:`` line of ``onlinerank.tiers`` comes first)."""
+    p = subprocess.run(
+        ["make", "-s", "-o", ".venv/.installed-workflow", f"BIN={BIN}", "figure", "NAME="],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode != 0 and p.stdout == ""
+    ours = [line for line in p.stderr.splitlines() if not line.startswith("make")]
+    assert len(ours) == 1 and ours[0].startswith("onlinerank: NAME=(empty): not a figure"), p.stderr
+
+
 @pytest.mark.slow
 def test_snakemake_takes_the_printed_command_line_as_one_figure(tmp_path):
     """The command `make figure` prints, run as a dry run in a copy of the repository: Snakemake
@@ -78,7 +92,11 @@ def test_snakemake_takes_the_printed_command_line_as_one_figure(tmp_path):
     repo = copy_repo(tmp_path / "repo")
     cmd = snakemake_line(make_dry_run("figure", "NAME=lower_hc", "CONFIG=config/smoke.yaml"))
     p = subprocess.run(
-        [sys.executable, "-m", "snakemake", *cmd[1:], "-n"], cwd=repo, capture_output=True, text=True
+        # --quiet host: the jobs' blocks, which the default profile leaves out, name the outputs
+        [sys.executable, "-m", "snakemake", *cmd[1:], "-n", "--quiet", "host"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
     )
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     out = p.stdout + p.stderr
@@ -149,3 +167,37 @@ def test_check_lock_exits_1_with_the_line(tmp_path, capsys, monkeypatch):
     assert main(["check-lock", "t.yaml"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "make unlock CONFIG=t.yaml" in err
+
+
+def test_snakemake_output_is_short_by_default_and_full_with_quiet_host():
+    """The default profile leaves out each job's block of inputs and outputs (hundreds of code
+    inputs per job: about 1,100 lines for a smoke run, up to about 2,500 characters long);
+    ``--quiet host`` replaces the setting and shows them (run-part.md)."""
+    import yaml
+
+    profile = yaml.safe_load((ROOT / "workflow" / "profiles" / "default" / "config.yaml").read_text())
+    assert profile["quiet"] == ["rules", "host"]
+    outputs = {}
+    for extra in ((), ("--quiet", "host")):
+        p = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "snakemake",
+                "--configfile",
+                "config/smoke.yaml",
+                "-n",
+                "--forceall",
+                *extra,
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert p.returncode == 0, p.stderr[-2000:]
+        outputs[extra] = (p.stdout + p.stderr).splitlines()
+    short, full = outputs[()], outputs[("--quiet", "host")]
+    assert "Job stats:" in short and not any(line.strip().startswith("input:") for line in short)
+    assert max(map(len, short)) < 200 and len(short) < 100, (len(short), max(map(len, short)))
+    assert sum(line.strip().startswith("input:") for line in full) >= 60 and len(full) > 5 * len(short)

@@ -182,6 +182,28 @@ def test_missing_file_and_directory(tmp_path):
         read_trace(tmp_path, 6, "single")
 
 
+@pytest.mark.parametrize("text", ["", "# a comment\n", "# one\n   # two\n"])
+def test_a_log_without_a_round_is_refused_naming_the_file(tmp_path, text):
+    p = write(tmp_path, text, "quiet.csv")
+    with pytest.raises(
+        TraceError, match=r"quiet\.csv' holds no rounds \(it is empty or has comment lines only\)"
+    ):
+        read_trace(p, 4, "single")
+    with pytest.raises(TraceError, match=r"quiet\.csv' holds no rounds"):
+        make_adversary("trace", path=str(p)).check(Game(n=4, T=1))
+
+
+def test_a_spearman_ranking_reads_with_format_items_and_the_default_says_so(tmp_path):
+    """auto reads a Spearman line as scores -sigma; a ranking of item ids (best first) is format
+    items, and the default's error says so."""
+    p = write(tmp_path, "2,0,1,3\n", "ranking.csv")
+    with pytest.raises(TraceError, match=r"line 1: Spearman scores .*is format 'items'"):
+        read_trace(p, 4, "spearman")
+    sigma = np.array([2, 3, 1, 4])  # item 2 first, then 0, 1, 3
+    np.testing.assert_array_equal(read_trace(p, 4, "spearman", format="items"), [-sigma])
+    np.testing.assert_array_equal(read_trace(write(tmp_path, "-2,-3,-1,-4\n"), 4, "spearman"), [-sigma])
+
+
 def test_too_few_rounds_fails_up_front(tmp_path):
     p = write(tmp_path, "# two rounds only\n0\n1\n", "short.csv")
     adv = make_adversary("trace", path=str(p))

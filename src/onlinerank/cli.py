@@ -22,6 +22,7 @@ __all__ = ["main", "estimate_memory", "available_memory", "estimate_seconds"]
 EPILOG = """examples:
   onlinerank simulate --sampler plackett-luce --family single --n 20 --T 10000 --reps 100 --seed 1
   onlinerank simulate --family kchoice --k 3 --n 30 --T 5000 --adversary uniform
+  onlinerank simulate --learner ftl --n 10 --T 1000 --adversary cyclic
   onlinerank simulate --trace examples/trace-single-n5.txt --n 5
   onlinerank bounds --family single --n 20 --T 10000
 """
@@ -123,6 +124,7 @@ def _eta(text: str):
 def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     from .adversaries import ADVERSARIES
     from .adversaries.trace import FORMATS as TRACE_FORMATS
+    from .learners import LEARNERS
     from .learners.onlinerank import SAMPLERS
 
     p = _Parser(
@@ -163,20 +165,28 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
 
     s = sub.add_parser(
         "simulate",
-        help="run OnlineRank against an adversary",
+        help="run OnlineRank (or another registered learner) against an adversary",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Run OnlineRank for --reps replicates; print the mean exact expected regret\n"
-        "+- standard error, the Theorem 3.1 bound and their ratio.  A run whose arrays would not\n"
-        "fit in the available memory, or that would take more than a day, is refused up front\n"
-        "with the estimate.",
+        description="Run OnlineRank (or --learner) for --reps replicates; print the mean exact\n"
+        "expected regret +- standard error, the Theorem 3.1 bound (or the learner's own bound)\n"
+        "and their ratio.  A run whose arrays would not fit in the available memory, or that\n"
+        "would take more than a day, is refused up front with the estimate.",
+    )
+    s.add_argument(
+        "--learner",
+        action=_Once,
+        default="onlinerank",
+        choices=sorted(LEARNERS),
+        help="registered learner, with its default parameters (default: onlinerank; --sampler and "
+        "--eta are OnlineRank's)",
     )
     s.add_argument(
         "--sampler",
         action=_Once,
         default="plackett-luce",
         choices=SAMPLERS,
-        help="sorting procedure (default: plackett-luce)",
+        help="OnlineRank's sorting procedure (default: plackett-luce)",
     )
     game_args(s, "horizon (rounds, >= 1); with --trace at most the log's rounds (default: all of them)")
     # the adversaries the command line can build: a family it offers, no required parameter
@@ -196,16 +206,19 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         action=_Once,
         metavar="FILE",
         default=None,
-        help="replay a feedback log as the adversary: one round per line, the chosen item ids "
-        "(single, kchoice, subset) or the ranking best first (spearman) separated by commas, '#' "
-        "comments; e.g. examples/trace-single-n5.txt (format: onlinerank.adversaries.trace)",
+        help="replay a feedback log as the adversary: one round per line, fields separated by commas, "
+        "'#' comments; with the default --trace-format a line is the chosen item ids for single, "
+        "kchoice and subset, and the scores -sigma (a permutation of -1..-n) for spearman; e.g. "
+        "examples/trace-single-n5.txt (format: onlinerank.adversaries.trace)",
     )
     s.add_argument(
         "--trace-format",
         action=_Once,
         default="auto",
         choices=TRACE_FORMATS,
-        help="how the log's lines read: auto (default: items, or scores for spearman), items, scores",
+        help="how a line of the log reads: items (item ids; spearman: the ranking, best first), "
+        "scores (the feedback vector, n numbers; spearman: -sigma), or auto (default): items for "
+        "single, kchoice and subset, scores for spearman",
     )
     s.add_argument("--reps", action=_Once, type=_int_arg(1), default=16, help="replicates (default 16)")
     s.add_argument(
@@ -245,6 +258,20 @@ def _check_k(args, parser: argparse.ArgumentParser) -> int:
     return args.k
 
 
+def _check_learner(args, parser: argparse.ArgumentParser) -> None:
+    """``--sampler`` and ``--eta`` are OnlineRank's parameters: given with another ``--learner``
+    they would be ignored, so they are an error naming the option."""
+    if args.learner == "onlinerank":
+        return
+    given = getattr(args, "_given", {})
+    for dest, option in (("sampler", "--sampler"), ("eta", "--eta")):
+        if dest in given:
+            parser.error(
+                f"argument {option}: only used with --learner onlinerank (--learner {args.learner} "
+                "runs with its default parameters); drop it"
+            )
+
+
 def _adversary_bytes(n: int, reps: int, adversary: str) -> int:
     """The working memory the registered adversary ``adversary`` declares (0 for other names)."""
     from .adversaries import ADVERSARIES
@@ -253,12 +280,21 @@ def _adversary_bytes(n: int, reps: int, adversary: str) -> int:
     return 0 if cls is None else int(cls.memory_bytes(n, reps))
 
 
-def estimate_memory(n: int, reps: int, adversary: str = "uniform") -> int:
+def _learner_bytes(n: int, reps: int, learner: str) -> int:
+    """The working memory the registered learner ``learner`` declares (0 for other names)."""
+    from .learners import LEARNERS
+
+    cls = LEARNERS.get(learner)
+    return 0 if cls is None else int(cls.memory_bytes(n, reps))
+
+
+def estimate_memory(n: int, reps: int, adversary: str = "uniform", learner: str = "onlinerank") -> int:
     """Conservative peak memory (bytes) of ``onlinerank simulate`` for ``n`` items and ``reps``
-    replicates against ``adversary`` (theory §1: the game's sizes; the model and its measurements
-    are above the constants): a fixed part, a part per replicate and item, and the working memory
-    the adversary declares (``Adversary.memory_bytes``)."""
-    return FIXED_BYTES + BYTES_PER_REP_ITEM * reps * n + _adversary_bytes(n, reps, adversary)
+    replicates of ``learner`` against ``adversary`` (theory §1: the game's sizes; the model and its
+    measurements are above the constants): a fixed part, a part per replicate and item, and the
+    working memory the adversary and the learner declare (their ``memory_bytes``)."""
+    own = _adversary_bytes(n, reps, adversary) + _learner_bytes(n, reps, learner)
+    return FIXED_BYTES + BYTES_PER_REP_ITEM * reps * n + own
 
 
 def available_memory() -> int:
@@ -299,17 +335,20 @@ def _size(b: float) -> str:
 
 
 def _check_memory(args, parser: argparse.ArgumentParser) -> None:
-    need = estimate_memory(args.n, args.reps, args.adversary)
+    learner = getattr(args, "learner", "onlinerank")
+    need = estimate_memory(args.n, args.reps, args.adversary, learner)
     have = available_memory()
     if need > have:
         own = _adversary_bytes(args.n, args.reps, args.adversary)
+        mine = _learner_bytes(args.n, args.reps, learner)
         # memory the adversary declares independent of the replicates: only a smaller n helps
-        only_n = own > 0 and own == _adversary_bytes(args.n, 1, args.adversary)
+        only_n = own > 0 and own == _adversary_bytes(args.n, 1, args.adversary) and not mine
         name = "--n" if only_n else "--n/--reps"
         parser.error(
             f"argument {name}: --n {args.n} with --reps {args.reps} needs about {_size(need)} of "
             f"memory (estimate: {_size(FIXED_BYTES)} + {BYTES_PER_REP_ITEM} bytes x reps x n"
             + (f" + {_size(own)} for the {args.adversary} adversary's own arrays" if own else "")
+            + (f" + {_size(mine)} for the {learner} learner's own arrays" if mine else "")
             + f"), more than the {_size(have)} available; lower --n"
             + ("" if only_n else " or --reps")
         )
@@ -413,7 +452,7 @@ def _trace_rounds(args, k: int, parser: argparse.ArgumentParser) -> int:
         parser.error("argument --trace: the log is the adversary; drop --adversary")
     try:
         return int(read_trace(args.trace, args.n, args.family, k, args.trace_format).shape[0])
-    except ValueError as e:
+    except ValueError as e:  # an empty log too: TraceError names the file
         parser.error(f"argument --trace: {e}")
     raise AssertionError  # pragma: no cover - parser.error exits
 
@@ -424,6 +463,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cmd = commands[args.command]
     k = _check_k(args, cmd)
+    if args.command == "simulate":
+        _check_learner(args, cmd)
     trace = getattr(args, "trace", None)
     if trace is not None:
         rounds = _trace_rounds(args, k, cmd)
@@ -456,6 +497,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     from .adversaries import make_adversary
+    from .learners import Learner, make_learner
     from .learners.onlinerank import OnlineRank
     from .simulate import simulate
 
@@ -467,10 +509,19 @@ def main(argv: list[str] | None = None) -> int:
         adversary.check(game)
     except ValueError as e:
         cmd.error(f"argument {'--trace' if trace is not None else '--adversary'}: {e}")
+    learner: Learner
+    try:
+        if args.learner == "onlinerank":
+            learner = OnlineRank(sampler=args.sampler, eta=eta)
+        else:
+            learner = make_learner(args.learner)
+        learner.check(game)
+    except (TypeError, ValueError) as e:
+        cmd.error(f"argument --learner: {e}")
     _check_memory(args, cmd)
     _check_time(args, cmd)
     res = simulate(
-        OnlineRank(sampler=args.sampler, eta=eta),
+        learner,
         adversary,
         game,
         args.reps,
@@ -484,16 +535,28 @@ def main(argv: list[str] | None = None) -> int:
     mean = float(reg.mean())
     se = float(reg.std(ddof=1) / math.sqrt(reg.size)) if reg.size > 1 else float("nan")
     source = f"trace {trace}" if trace is not None else f"{args.adversary} adversary"
-    print(
-        f"OnlineRank ({args.sampler}) vs {source}: family={game.family} "
-        f"n={game.n} k={game.k} T={game.T} reps={args.reps} seed={args.seed} eta={eta:.6g}"
-    )
-    print(f"mean exact expected regret  {mean:.6g} +- {se:.3g} (s.e.)")
+    game_text = f"family={game.family} n={game.n} k={game.k} T={game.T} reps={args.reps} seed={args.seed}"
+    if args.learner == "onlinerank":
+        print(f"OnlineRank ({args.sampler}) vs {source}: {game_text} eta={eta:.6g}")
+    else:
+        print(f"{args.learner} vs {source}: {game_text}")
+    if math.isfinite(mean):
+        print(f"mean exact expected regret  {mean:.6g} +- {se:.3g} (s.e.)")
+    else:  # a learner without an exact expected loss (Learner.exact is False)
+        print("mean exact expected regret  none (the learner has no exact expected loss)")
     if not args.no_sample:
         real = res.realised_regret[:, -1]
         print(f"mean realised regret        {float(real.mean()):.6g}")
-    print(f"Theorem 3.1 bound           {bound:.6g}  (C(n,2) ln2/eta + eta T M/2, M={game.M:g})")
-    print(f"ratio regret / bound        {mean / bound:.4f}")
+    if args.learner == "onlinerank":
+        print(f"Theorem 3.1 bound           {bound:.6g}  (C(n,2) ln2/eta + eta T M/2, M={game.M:g})")
+        print(f"ratio regret / bound        {mean / bound:.4f}")
+    else:
+        own = learner.regret_bound(game)
+        if own is None:
+            print(f"regret bound                none stated by {args.learner}")
+        else:
+            print(f"regret bound                {own:.6g}  ({args.learner}'s own, theory §3.3)")
+            print(f"ratio regret / bound        {mean / own:.4f}")
     print(f"time                        {res.meta['seconds']:.2f} s")
     return 0
 

@@ -38,6 +38,7 @@ __all__ = [
     "validate_schema",
     "validate_config",
     "validate_worst_case",
+    "check_pipeline_sections",
     "resolve_output_dirs",
     "output_dirs",
     "config_digest",
@@ -51,12 +52,11 @@ def _fail(key: str, value, why: str) -> None:
 
 
 def output_dirs(path: str | os.PathLike) -> tuple[str, str]:
-    """``(results_dir, figures_dir)`` of the config file ``path`` as the pipeline resolves them."""
-    import yaml
+    """``(results_dir, figures_dir)`` of the config file ``path`` as the pipeline resolves them
+    (read by :func:`onlinerank.config_file.read_config`: a key given twice is an error)."""
+    from .config_file import read_config
 
-    config = yaml.safe_load(Path(path).read_text()) or {}
-    if not isinstance(config, dict):
-        raise ConfigError(f"config error in {path}: not a mapping of keys to values")
+    config = read_config(path)
     resolve_output_dirs(config)
     return config["results_dir"], config["figures_dir"]
 
@@ -114,6 +114,7 @@ def validate_config(config: dict) -> Settings:
     for stage in STAGES:
         _validate_stage(config, settings, stage)
     _validate_runtime(config)
+    _validate_grids(config)
     if config.get("worst_case"):
         validate_worst_case(config["worst_case"], config["learners"])
     from .claims import validate_registry
@@ -178,6 +179,60 @@ def _validate_stage(config: dict, settings: Settings, stage: str) -> None:
             lrn.check(game)
         except ValueError as e:
             _fail(where, cell.adversary, str(e))
+
+
+def _validate_grids(config: dict) -> None:
+    """The exact tables' grids (theory §3.3, §4): a grid whose every point its table skips (no
+    (n, k) with 2k <= n) would give a table without rows, and a k the builder refuses would fail
+    the job; both are refused here, naming the key."""
+    lb = config.get("lowerbound")
+    if lb:
+        cur = lb["curves"]
+        if not any(2 * k <= n for n in cur["n"] for k in cur["k"]):
+            why = "no cells: the table skips every (n, k) with 2k > n; add an n >= 2k"
+            _fail("lowerbound.curves", {"n": cur["n"], "k": cur["k"]}, why)
+        hc = lb["hc"]
+        if not any(2 * hc["k"] <= n for n in hc["n"]):
+            grid = {"n": hc["n"], "k": hc["k"]}
+            _fail("lowerbound.hc", grid, "no cells: the table skips every n < 2k; add an n >= 2k")
+        for part in ("abg", "frequencies"):  # the rule of lowerbound's functions
+            n, k = lb[part]["n"], lb[part]["k"]
+            if not 1 <= k <= n - 1:
+                _fail(f"lowerbound.{part}.k", k, f"must lie in 1..n-1 = {n - 1} at n = {n}")
+    bc = config.get("bound_comparison")
+    if bc and "kchoice" in bc["families"]:
+        for k in bc["k"]:
+            if not any(2 * k <= n for n in bc["n"]):
+                why = f"no cells: the k-choice sweep in n skips every n < 2k = {2 * k}"
+                _fail("bound_comparison.k", k, why)
+        ks = bc.get("k_sweep")
+        if ks and not any(2 * k <= ks["n"] for k in ks["k"]):
+            _fail("bound_comparison.k_sweep", ks, "no cells: the sweep in k skips every k > n/2")
+
+
+def check_pipeline_sections(config: Mapping) -> None:
+    """What the pipeline makes of a config that :func:`load_settings` accepted: every table of a
+    configured section has cells (theory §3.4).  A ``worst_case`` section makes three tables, from
+    its ``exact``, ``comparison`` and ``tightness`` points; one without points would be a table
+    without rows and a figure that cannot be drawn, so the Snakefile refuses it before any work,
+    naming the part (the package's own functions accept a section with one part)."""
+    section = config.get("worst_case")
+    if not section:
+        return
+    comp, tight = section["comparison"], section["tightness"]
+    for key, points in (
+        ("exact", section["exact"]),
+        ("comparison", [*comp["exact"], *comp["search"]]),
+        ("tightness", [*tight["exact"], *tight["search"]]),
+    ):
+        if not points:
+            _wc_fail(
+                key,
+                points,
+                "no cells: the pipeline makes the tables worst_case, worst_case_learners and "
+                "tightness of a worst_case section from its exact, comparison and tightness points; "
+                "give each its points or leave out the section",
+            )
 
 
 def _validate_runtime(config: dict) -> None:

@@ -148,5 +148,5 @@ def find_results(start: str | os.PathLike | None = None, env: str = "ONLINERANK_
             return repo / name
     raise FileNotFoundError(
         f"no results in {repo}/results or {repo}/results-smoke yet: run `make smoke` (a few "
-        f"minutes) or `make figures` (a few minutes) in {repo}"
+        f"minutes) or `make figures` (10-15 minutes on two cores) in {repo}"
     )

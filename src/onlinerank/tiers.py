@@ -55,9 +55,8 @@ def tier_config(results: str | os.PathLike) -> dict:
     results directory ``results``: the file of the repository's ``config/`` whose resolved
     ``results_dir`` it is (a notebook drawing a figure needs the tier's learners).  Raises
     ``FileNotFoundError`` naming the directory when no config file writes it."""
-    import yaml
-
     from .config import output_dirs
+    from .config_file import read_config
 
     results = Path(results).resolve()
     repo = results.parent
@@ -67,7 +66,7 @@ def tier_config(results: str | os.PathLike) -> dict:
         except (OSError, ValueError):
             continue
         if (repo / res).resolve() == results:
-            return yaml.safe_load(path.read_text())
+            return read_config(path)
     raise FileNotFoundError(f"no config file in {repo / 'config'} writes {results}")
 
 

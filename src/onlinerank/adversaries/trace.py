@@ -33,7 +33,7 @@ Every problem raises :class:`TraceError` (a ``ValueError``) whose message names 
 a bad line, its 1-based line number and what is wrong: item ids that are not integers or out of
 range, repeated items, wrong widths, non-numeric or non-finite scores, invalid 0/1 or Spearman
 vectors, empty lines or fields, undecodable bytes or NUL bytes (not a text file), a missing or
-unreadable file, and a log shorter than ``T``.
+unreadable file, a log without a round (empty, or comments only) and a log shorter than ``T``.
 
 Instead of ``path`` a log may be given in memory as ``rounds``: a list of text lines (parsed exactly
 like a file's lines), a 2-D array of rows (each row written as one comma-separated line and parsed
@@ -216,11 +216,14 @@ def parse_trace_lines(
             if not np.array_equal(np.sort(vals)[::-1], neg_perm):
                 raise bad(
                     f"Spearman scores must be s = -sigma for a ranking sigma, i.e. a "
-                    f"permutation of -1, ..., -{n}"
+                    f"permutation of -1, ..., -{n} (a ranking written as item ids, best first, "
+                    "is format 'items')"
                 )
             dense_out.append(vals)
         else:
             dense_out.append(vals)
+    if not items_out and not dense_out:
+        raise TraceError(f"{_where(label)} holds no rounds (it is empty or has comment lines only)")
     if compact:
         return np.array(items_out, dtype=np.int64).reshape(-1, cast(int, width)), None  # single/kchoice
     return None, np.array(dense_out, dtype=np.float64).reshape(-1, n)

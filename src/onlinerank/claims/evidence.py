@@ -48,17 +48,20 @@ _THEORY_REF = re.compile(r"\btheory §(\d+(?:\.\d+)?[a-d]?)")
 #: the theory section of each part of the paper (by claim id prefix, longest first)
 _THEORY_BY_PREFIX = (
     ("thm3.3.lower", "4.5"),
-    ("thm3.3.binomial", "4.2"),
+    ("thm3.3.binomial", "4.4"),  # each f(u) ~ Bin(T, k/n) is stated with the paper's route
     ("thm3.3", "4.1"),
     ("sec5.spearman", "3.2"),
-    ("sec5.graded", "3.2"),
+    ("sec5.graded", "1"),  # the paper's remark that Theorem 3.1 covers real-valued feedback
     ("sec5.", "3.3"),
+    ("sec4.runtime", "2.2"),  # QuickSort's expected O(n log n) work, the paper's running-time claim
     ("sec4.", "3.3"),
+    ("sec2.M", "1.1"),
     ("sec2.", "1"),
     ("lemma6.1", "2.4"),
     ("thm3.1", "3.2"),
     ("cor3.2", "3.2"),
     ("beyond.exponent", "3.2"),
+    ("beyond.runtime", "3.3"),  # OnlineRank's O(n log n) round against PermELearn's Sinkhorn balancing
     ("beyond.", "3.4"),
     ("nt.cited_bounds", "3.3"),
 )

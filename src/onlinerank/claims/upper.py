@@ -37,6 +37,7 @@ def _paper_rows(ctx, family=None):
     id="thm3.1",
     section="paper",
     paper_ref="Theorem 3.1",
+    theory="3.2",  # where the theorem is stated (its test's text cites §2.5, the exact losses)
     title="OnlineRank's expected regret is at most n√(TM ln 2) at η_p",
     statement="With η = η_p = n√(ln 2/(TM)), E[regret] ≤ n√(TM ln 2) against every sequence "
     "(discrete choice: single, k-choice, arbitrary subsets).",

@@ -25,7 +25,11 @@ hook                       default                               override to
 ``describe()``             ``{"learner": name}``                 add parameters to the outputs
 ``regret_bound(game)``     ``None`` (no bound of its own)        state its own regret bound
                                                                  (worst-case tables, theory §3.3)
-``plot_color``             ``None`` (matplotlib's next colour)   give the figures one colour
+``memory_bytes(n, reps)``  ``0``                                 declare (R, n, n) or larger
+                                                                 arrays (the command line's
+                                                                 memory estimate)
+``plot_color``             ``None`` (an automatic colour,        give the figures one colour
+                           ``plotting.automatic_color``)
 ``plot_style(spec, ...)``  ``plot_color``, marker ``^``, ``-.``  style variants of the learner
 ``timing_counters()``      ``{}``                                report work counters of the last
                                                                  update to the timings (e.g.
@@ -188,7 +192,18 @@ class Learner:
         learner that overrides it among those with a sublinear guarantee."""
         return None
 
-    #: the colour of this learner's lines in the figures (``None``: matplotlib's next colour)
+    @classmethod
+    def memory_bytes(cls, n: int, reps: int) -> int:
+        """Peak bytes of working memory this learner needs at ``n`` items and ``reps`` replicates
+        beyond the engine's arrays of a fixed number of bytes per replicate and item (theory §1:
+        the game's sizes), which also cover a state of a few (reps, n) arrays.  Default 0; a
+        learner holding (reps, n, n) matrices (PermELearn) declares them.  The command line adds
+        it to its memory estimate (:func:`onlinerank.cli.estimate_memory`) and refuses a run that
+        would not fit."""
+        return 0
+
+    #: the colour of this learner's lines in the figures (``None``: an automatic colour, distinct
+    #: from the built-in learners', :func:`onlinerank.plotting.automatic_color`)
     plot_color: ClassVar[str | None] = None
 
     @classmethod
@@ -196,10 +211,13 @@ class Learner:
         """Line style (``color``, ``marker``, ``ls``, ``mfc``, ``label``) of the learner with config
         spec ``spec`` and config label ``label`` in the figures (theory §3.3: the learners the
         figures compare); ``learners`` is the config's whole ``learners`` dict when the caller has
-        it, so that variants of one learner can be told apart.  Default: :attr:`plot_color`, an
-        open triangle and a dash-dot line, labelled ``label``.
-        :func:`onlinerank.plotting.learner_style` calls it."""
-        return {"color": cls.plot_color, "marker": "^", "ls": "-.", "mfc": "none", "label": label}
+        it, so that variants of one learner can be told apart.  Default: :attr:`plot_color` (when
+        ``None``, :func:`onlinerank.plotting.automatic_color`), an open triangle and a dash-dot
+        line, labelled ``label``.  :func:`onlinerank.plotting.learner_style` calls it."""
+        from ..plotting import automatic_color
+
+        color = cls.plot_color if cls.plot_color is not None else automatic_color(cls.name)
+        return {"color": color, "marker": "^", "ls": "-.", "mfc": "none", "label": label}
 
     def timing_counters(self) -> dict[str, float]:
         """Work counters of the last :meth:`update` that the timings report next to the seconds

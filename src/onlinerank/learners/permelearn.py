@@ -271,6 +271,12 @@ class PermELearn(Learner):
             return None
         return float(permelearn_bound_family(game.family, game.n, game.T, game.k))
 
+    @classmethod
+    def memory_bytes(cls, n: int, reps: int) -> int:
+        """Its (R, n, n) float64 matrices (theory §3.3): the kernel ``K`` of the doubly stochastic
+        matrix and, while balancing and sampling, up to three more of that size."""
+        return 4 * 8 * reps * n * n
+
     def timing_counters(self) -> dict[str, float]:
         """The Sinkhorn sweeps of the last balancing (theory §3.3: the cost of an update)."""
         return {"sweeps": self.sinkhorn_iters}
