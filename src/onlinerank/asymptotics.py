@@ -471,11 +471,19 @@ def _infimum_with_rho(g: sp.Expr, case: str, steps: list[str]) -> dict | None:
     if s is None or s == 0:
         return None
     lim_h = gruntz(h, n, sp.oo)
-    with _interval_digits(40):
-        bound_factor = _interval(lim_h)
-        best_n, best = n0, None
+    if not (lim_h.is_positive and lim_h.is_finite):
+        return None  # the tail bound rho(N)^alpha lim h is 0: it certifies nothing
+    g_mp = sp.lambdify(n, g, modules="mpmath")
+    iv = mpmath.iv
+    with _interval_digits(40), mpmath.workdps(50):
+        bound_factor, power = _interval(lim_h), _interval(alpha)
+        lnfact = iv.mpf(0)  # ln m! as an interval, summed as m grows
+        last, best_n, best = 1, n0, None
         for m in range(n0, GRID_MAX_N + 1, _STEP[case]):
-            bound = _rho_interval(m) ** _interval(alpha) * bound_factor
+            for i in range(last + 1, m + 1):
+                lnfact += iv.log(iv.mpf(i))
+            last = m
+            bound = (lnfact / (iv.mpf(m) * iv.log(iv.mpf(m)))) ** power * bound_factor
             if best is not None and bound.a > best.b:
                 steps.append(
                     f"{_LABEL[case]}: g = ρ^({alpha})·h(n) with h = {pretty(h)} non-increasing (SymPy "
@@ -484,7 +492,10 @@ def _infimum_with_rho(g: sp.Expr, case: str, steps: list[str]) -> dict | None:
                     f"(interval arithmetic) → inf at n = {best_n}"
                 )
                 return {"value": g.subs(n, best_n), "at": f"n = {best_n}", "exact": True}
-            val = _interval(g.subs(n, m))
+            if best is not None and best.a >= bound_factor.b:
+                return None  # the bound stays below lim h, which the minimum already reaches
+            v = mpmath.mpf(g_mp(m))
+            val = iv.mpf([v - abs(v) * mpmath.mpf("1e-40"), v + abs(v) * mpmath.mpf("1e-40")])
             if best is None or val.b < best.a:
                 best_n, best = m, val
             elif not val.a > best.b:
