@@ -188,8 +188,9 @@ def summary_counts(doc: Mapping, section: str = "paper") -> dict[str, int]:
 
 
 def kind_counts(doc: Mapping, section: str = "paper", verdict: str = "PASS") -> dict[str, int]:
-    """Number of claims of ``section`` with ``verdict`` per kind of evidence (:data:`KINDS`;
-    empty for a document made before claims carried their kind)."""
+    """Number of claims of ``section`` with ``verdict`` per kind of evidence
+    (:data:`~onlinerank.claims.registry.KINDS`; empty for a document made before claims carried
+    their kind)."""
     out = dict.fromkeys(KINDS, 0)
     for c in doc["claims"]:
         if c["section"] == section and c["verdict"] == verdict and c.get("kind") in out:
