@@ -127,13 +127,44 @@ def test_the_proven_monotonicity_holds_numerically():
     assert "∂/∂k ≤ 0" in " ".join(A.decide("hedge", "kchoice").steps)
 
 
-def test_hedge_constant_over_the_grid_is_its_minimum():
-    """Where SymPy cannot prove monotonicity in n (ln n!), c is the grid minimum and the limit:
-    every n of the grid is at least c (numerically, k = n/2 or (n-1)/2)."""
-    res = A.decide("hedge", "kchoice")
-    assert not res.c_exact and "not proven" in " ".join(res.steps)
-    v = [numeric("hedge", "kchoice", n, n // 2) for n in range(2, A.GRID_MAX_N + 1)]
+@pytest.mark.parametrize("family", ["single", "kchoice", "subset", "spearman"])
+def test_hedge_constant_is_proven_and_is_the_grid_minimum(family):
+    """Every Hedge constant (g has ln n!) is a proven infimum — rho = ln n!/(n ln n) increasing —
+    and equals the minimum of the numeric bounds (onlinerank.bounds) over every n of 2..10^4 at the
+    minimising k (n/2 or (n-1)/2 for k-choice), a second method."""
+    res = A.decide("hedge", family)
+    steps = " ".join(res.steps)
+    assert res.c_exact and "not proven" not in steps and "ρ(n) = ln n!/(n ln n) is increasing" in steps
+    v = [numeric("hedge", family, n, max(1, n // 2)) for n in range(2, A.GRID_MAX_N + 1)]
     assert min(v) == pytest.approx(res.c, rel=1e-12)
+
+
+def test_hedge_kchoice_odd_n_minimum_is_certified_by_the_tail_bound():
+    """Odd n, k = (n-1)/2: g = rho^(1/2) h with h decreasing; the minimum over odd n is at n = 5,
+    certified by rho(N)^(1/2) lim h above it from N on (the even case's n = 2 is the overall c)."""
+    res = A.decide("hedge", "kchoice")
+    odd = next(s for s in res.steps if s.startswith("odd n: g = ρ^(1/2)"))
+    assert "non-increasing" in odd and odd.endswith("inf at n = 5")
+    odd_values = {n: numeric("hedge", "kchoice", n, (n - 1) // 2) for n in range(3, 20001, 2)}
+    assert min(odd_values, key=odd_values.get) == 5
+
+
+def test_ln_factorial_over_n_ln_n_is_increasing():
+    """rho(n) = ln n! / (n ln n): the proof's threshold is the first N >= 4 with sqrt(N) >= 1 + ln N
+    (13), and rho increases at every n up to 10^6 (lgamma, a second computation)."""
+    N, text = A.rho_increasing()
+    assert N == 13 and math.sqrt(12) < 1 + math.log(12) and math.sqrt(13) >= 1 + math.log(13)
+    assert "increasing for n ≥ 2" in text
+    rho = [math.lgamma(n + 1) / (n * math.log(n)) for n in range(2, 10**6)]
+    assert all(a < b for a, b in zip(rho, rho[1:], strict=False))
+    assert rho[0] == pytest.approx(0.5) and rho[-1] < 1
+
+
+def test_an_unproven_constant_is_labelled_a_grid_minimum():
+    """Where neither SymPy nor the rho argument proves the infimum, c is the minimum over n <= 10^4
+    and the limit, and the result says so (c_exact False, "not proven"), never "exact"."""
+    res = A.decide("hedge", "single", "sqrt(log(n))*n**2/((n-3)**2+1)")
+    assert not res.c_exact and "not proven" in " ".join(res.steps)
 
 
 @pytest.mark.parametrize(

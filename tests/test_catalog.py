@@ -79,6 +79,7 @@ def test_a_new_claims_module_is_found_without_an_import_line(tmp_path):
             @claim(
                 id="beyond.zz_extra",
                 section="beyond",
+                kind="data",
                 title="An extra finding",
                 paper_ref="none (a finding)",
                 statement="Regret is finite.",

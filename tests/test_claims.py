@@ -477,8 +477,8 @@ MUTATIONS = {
     ),
     "sec4.mw_law": (_bt_hedge, _identity),
     "thm3.3.lower": (
-        _col("lower_curves", "exact", lambda r: r["exact"] / 10),
-        _col("lower_curves", "exact", lambda r: r["exact"] * 2),
+        _col("lower_minimum", "ratio_min", lambda r: r["ratio_min"] / 10),
+        _col("lower_minimum", "ratio_min", lambda r: r["ratio_min"] * 2),
     ),
     "thm3.3.every_algorithm": (
         lambda t, c, mp: [_scale(t[n], 1.1, metrics=("exp_loss",)) for n in ("sim_lower", "sim_baselines")],

@@ -320,7 +320,8 @@ def test_an_edited_recorded_digest_is_caught(tmp_path, monkeypatch, default_conf
     digests = claim_digests(default_config)
     new = digests["thm3.1"]
     assert set(unrecorded(digests, load_log(path))) == {"thm3.1"}
-    path.write_text(text.replace(f'"thm3.1" = "{old}"', f'"thm3.1" = "{new}"'))
+    head, tail = text.rsplit(f'"thm3.1" = "{old}"', 1)  # the newest entry recording it
+    path.write_text(f'{head}"thm3.1" = "{new}"{tail}')
     assert unrecorded(digests, load_log(path)) == {}  # the digest check alone is walked around
     n = len(load_log(path).entries)
     problems = append_only_violations(path)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from onlinerank import lowerbound
-from onlinerank.lower_tables import T_grid, abg_rows, exact_curve_rows, frequency_rows, hc_rows
+from onlinerank.lower_tables import T_grid, abg_rows, exact_curve_rows, frequency_rows, hc_rows, minimum_rows
 from onlinerank.table_schemas import columns
 
 LN2 = math.log(2)
@@ -115,3 +115,42 @@ def test_frequency_rows_histogram_next_to_the_binomial_pmf():
     assert abs(r["regret_mc_mean"] - r["regret_exact"]) < 4 * r["regret_mc_sem"]
     # the histogram follows the law: total variation over the window is small for 4000 draws
     assert 0.5 * sum(abs(r["freq"] - r["pmf"]) for r in rows) < 0.05
+
+
+@pytest.mark.parametrize(("n", "k"), [(3, 1), (4, 1), (4, 2), (5, 2), (6, 3)])
+def test_the_minimum_over_every_T_from_h_is_the_brute_force_minimum(n, k):
+    """Theorem 3.3's statistic (theory §4.5 e): the minimum over every integer T >= ceil(h) found by
+    the recurrence and certified by bound (b) equals the minimum over every integer T of a range
+    three times the scanned one, each T from exact rational arithmetic (to T = 400) or the log-space
+    sum (beyond): two routes independent of the recurrence."""
+    rows = minimum_rows({"n": [n], "k": [k]})
+    assert len(rows) == 1
+    m = rows[0]
+    assert m["T_from"] == math.ceil(Fraction(n * (n - 1), 2 * k * (n - k)))  # h(n, k) = 1/r, exactly
+    scale = n**1.5 * math.sqrt(k)
+    ratios = {}
+    for T in range(m["T_from"], 3 * m["T_to"] + 1):
+        exact = lowerbound.exact_regret(n, T, k, exact=True) if T <= 400 else lowerbound.exact_regret(n, T, k)
+        ratios[T] = float(exact) / (scale * math.sqrt(T))
+    T_min = min(ratios, key=ratios.get)
+    assert m["T_min"] == T_min
+    assert m["ratio_min"] == pytest.approx(ratios[T_min], rel=1e-12)
+    assert m["exact"] == pytest.approx(float(lowerbound.exact_regret(n, T_min, k, exact=True)), rel=1e-12)
+    # the certificate: bound (b) over the scale is at least the minimum from T_to on
+    for T in (m["T_to"], 2 * m["T_to"], 10**6):
+        assert lowerbound.lower_bound_sharp(n, T, k) / (scale * math.sqrt(T)) >= m["ratio_min"]
+    assert m["bound_ratio_at_T_to"] >= m["ratio_min"] and m["limit"] == lowerbound.h_c_limit(n, k)
+
+
+def test_the_minimum_is_below_every_horizon_of_a_log_grid():
+    """At n = 50, k = 1 the old log grid's first horizon above h = 25 was T = 27 (ratio 0.2385); the
+    minimum over every T is at T = 25 itself (0.2352, from the exact rational value)."""
+    m = minimum_rows({"n": [50], "k": [1]})[0]
+    assert (m["T_from"], m["T_min"]) == (25, 25)
+    exact25 = float(lowerbound.exact_regret(50, 25, 1, exact=True)) / (50**1.5 * 5)
+    assert m["ratio_min"] == pytest.approx(exact25, rel=1e-12) and round(exact25, 4) == 0.2352
+    grid = [T for T in T_grid({"min": 1, "max": 10**7, "points": 60}) if T >= 25]
+    assert grid[0] == 27
+    assert all(
+        float(lowerbound.exact_regret(50, int(T))) / (50**1.5 * math.sqrt(T)) > m["ratio_min"] for T in grid
+    )

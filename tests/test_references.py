@@ -12,7 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-THEORY_REF = re.compile(r"\btheory §(\d+(?:\.\d+)?[a-d]?)")
+THEORY_REF = re.compile(r"\btheory §(\d+(?:\.\d+)?[a-e]?)")
 DESIGN_REF = re.compile(r"\bdesign §([a-z]+)")
 TARGET = re.compile(r"^\((theory|design)-([\w.]+)\)=\s*$", re.M)
 #: documents that live outside the repository, and places on this machine outside it

@@ -20,8 +20,12 @@ and ``|U| = n // 2`` for subsets), with ``ln n! = loggamma(n + 1)``, and decides
    ``rho -> 1`` proven once).  g > 0 at every n and L > 0 give ``inf > 0`` (finitely many n lie
    below any level under L); L = 0 on a path gives ``inf = 0``: the claim is false there.
 
-The infimum c itself is exact where SymPy proves g monotone in n (c = g(2) or g(3), or c = L),
-otherwise it is the minimum over n <= 10^4 and the limit, and the result says which.  The
+The infimum c itself is exact where SymPy proves g monotone in n (c = g(2) or g(3), or c = L);
+where g has ln n!, as every Hedge case, ``g = rho^alpha h(n)`` with ``rho = ln n! / (n ln n)``
+proven increasing (:func:`rho_increasing`), so g is increasing when SymPy proves h
+non-decreasing, and when it proves h non-increasing ``g(n) >= rho(N)^alpha lim h`` for n >= N
+bounds the tail above the minimum over the first n (interval arithmetic).  Otherwise c is the
+minimum over n <= 10^4 and the limit, not proven, and the result says which (``c_exact``).  The
 relaxation of k to a real interval only widens the domain, so the signs proven there hold at the
 integers; the boundary values used are integers.
 
@@ -32,11 +36,13 @@ ties them to :mod:`onlinerank.bounds` through the rows of
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+import mpmath
 import sympy as sp
 from sympy.series.gruntz import gruntz
 
@@ -51,6 +57,7 @@ __all__ = [
     "decide",
     "cross_check",
     "pretty",
+    "rho_increasing",
 ]
 
 #: n, k, T: the paper's integers, as positive symbols (the domain constraints n >= 2,
@@ -233,16 +240,74 @@ def _rho_limit() -> sp.Expr:
     return gruntz(LNFACT / (n * sp.log(n)), n, sp.oo)
 
 
+def _rho_split(g: sp.Expr) -> tuple[sp.Expr, sp.Expr] | None:
+    """``(alpha, h)`` with ``g = rho(n)^alpha h(n)``, ``rho = ln n! / (n ln n)``, alpha a number and
+    h free of ln n!; None when g has no such form."""
+    g_rho = sp.expand_power_base(g.subs(LNFACT, _RHO * n * sp.log(n)), force=True)  # all bases > 0
+    alpha = g_rho.as_powers_dict().get(_RHO, sp.Integer(0))
+    h = g_rho / _RHO**alpha
+    if not alpha.is_number or h.has(_RHO) or h.has(sp.I):
+        return None
+    return alpha, h
+
+
+@contextlib.contextmanager
+def _interval_digits(dps: int):
+    """mpmath's interval context at ``dps`` digits for the block (restored after)."""
+    iv = mpmath.iv
+    old = iv.dps
+    iv.dps = dps
+    try:
+        yield
+    finally:
+        iv.dps = old
+
+
+def _rho_interval(m: int):
+    """``rho(m) = ln m! / (m ln m)`` as an mpmath interval (``ln m!`` as the sum of ``ln i``)."""
+    iv = mpmath.iv
+    lnfact = sum((iv.log(iv.mpf(i)) for i in range(2, m + 1)), iv.mpf(0))
+    return lnfact / (iv.mpf(m) * iv.log(iv.mpf(m)))
+
+
+@functools.cache
+def rho_increasing() -> tuple[int, str]:
+    """Proof that ``rho(n) = ln n! / (n ln n)`` is strictly increasing over the integers n >= 2
+    (theory-asymptotics, "ln n! / (n ln n) is increasing"); returns ``(N, text)``: from N on the
+    argument below holds for every n, and below N each step rho(n) < rho(n + 1) is checked with
+    interval arithmetic.
+
+    With ``D_n = n ln n - ln n!``, ``rho(n) = 1 - D_n / (n ln n)`` and
+    ``D_{n+1} = D_n + delta_n``, ``delta_n = n ln(1 + 1/n) < 1``.  So ``rho(n+1) > rho(n)`` iff
+    ``delta_n n ln n < D_n ((n+1) ln(n+1) - n ln n)``; the bracket is the integral of
+    ``1 + ln x`` over ``[n, n+1]``, above ``1 + ln n``, so ``n ln n <= D_n (1 + ln n)`` suffices.
+    ``ln n! <= n ln n - n + 1 + ln n`` (``sum_{i<n} ln i <= int_1^n ln x dx``) gives
+    ``D_n >= n - 1 - ln n``, and then it suffices that ``(1 + ln n)^2 <= n``, i.e.
+    ``phi(n) = sqrt(n) - 1 - ln n >= 0``.  ``phi' = 1/(2 sqrt(x)) - 1/x >= 0`` for ``x >= 4``, so
+    ``phi(N) >= 0`` at some ``N >= 4`` gives it for every ``n >= N``.  Raises ``ArithmeticError``
+    if a check fails (it does not: N = 13)."""
+    iv = mpmath.iv
+    with _interval_digits(40):
+        N = next(m for m in range(4, 1000) if (iv.sqrt(iv.mpf(m)) - 1 - iv.log(iv.mpf(m))).a >= 0)
+        for m in range(2, N):
+            if not _rho_interval(m).b < _rho_interval(m + 1).a:
+                raise ArithmeticError(f"ln n!/(n ln n) is not increasing from n = {m} to {m + 1}")
+    text = (
+        f"ρ(n) = ln n!/(n ln n) is increasing for n ≥ 2 (proven: D_n = n ln n − ln n! ≥ n − 1 − ln n and "
+        f"√n ≥ 1 + ln n for n ≥ {N}; ρ(n) < ρ(n+1) for 2 ≤ n < {N} by interval arithmetic)"
+    )
+    return N, text
+
+
 def _limit_n(g: sp.Expr) -> tuple[sp.Expr, str]:
     """lim g(n) as n -> oo (Gruntz) and how it was computed.  With ln n! in g: ``ln n! = rho n ln n``
     and, when ``g = rho^alpha h(n)`` (alpha a number), ``lim g = lim h`` since ``rho -> 1``."""
     if not g.has(LNFACT):
         return gruntz(g, n, sp.oo), "Gruntz"
-    g_rho = sp.expand_power_base(g.subs(LNFACT, _RHO * n * sp.log(n)), force=True)  # all bases > 0
-    alpha = g_rho.as_powers_dict().get(_RHO, sp.Integer(0))
-    h = g_rho / _RHO**alpha
-    if not alpha.is_number or h.has(_RHO) or h.has(sp.I):
+    split = _rho_split(g)
+    if split is None:
         return gruntz(g, n, sp.oo), "Gruntz (with ln n!)"
+    alpha, h = split
     rho = _rho_limit()
     return gruntz(h, n, sp.oo) * rho**alpha, (
         f"ln n! = ρ·n ln n with ρ → {rho} (Gruntz), g = ρ^({alpha})·h(n), lim h by Gruntz"
@@ -345,6 +410,10 @@ def _infimum_n(g: sp.Expr, case: str, L: sp.Expr, steps: list[str]) -> dict:
     n0 = _FIRST_N[case]
     if not g.has(n):
         return {"value": g, "at": "every n" if case == "all" else f"every {case} n", "exact": True}
+    if g.has(LNFACT):
+        proven = _infimum_with_rho(g, case, steps)
+        if proven is not None:
+            return proven
     s = None if g.has(LNFACT) else _sign(sp.diff(g, n), "", case)
     if s is not None and s > 0:
         steps.append(
@@ -375,6 +444,71 @@ def _infimum_n(g: sp.Expr, case: str, L: sp.Expr, steps: list[str]) -> dict:
 
 
 _LABEL = {"even": "even n", "odd": "odd n", "all": "every n ≥ 2"}
+
+
+def _infimum_with_rho(g: sp.Expr, case: str, steps: list[str]) -> dict | None:
+    """Step 3 for a g(n) with ln n!: ``g = rho^alpha h(n)`` with alpha > 0 and rho increasing
+    (:func:`rho_increasing`).  If SymPy proves h non-decreasing, g is increasing: inf at the first
+    n.  If it proves h non-increasing, ``g(n) >= rho(N)^alpha lim h`` for every n >= N, so the
+    minimum of g over n < N is the infimum as soon as that bound reaches it (N <= GRID_MAX_N,
+    checked in 40-digit interval arithmetic).  None when neither applies."""
+    split = _rho_split(g)
+    if split is None or not split[0].is_positive:
+        return None
+    alpha, h = split
+    n0 = _FIRST_N[case]
+    _, rho_text = rho_increasing()
+    if rho_text not in steps:
+        steps.append(rho_text)
+    s = 1 if not h.has(n) else _sign(sp.diff(h, n), "", case)
+    if s is not None and s > 0:
+        how = "constant" if not h.has(n) else f"non-decreasing (SymPy assumptions, n = {n0} + j)"
+        steps.append(
+            f"{_LABEL[case]}: g = ρ^({alpha})·h(n) with h = {pretty(h)} {how} and ρ increasing → g "
+            f"increasing, inf at n = {n0}"
+        )
+        return {"value": sp.simplify(g.subs(n, n0)), "at": f"n = {n0}", "exact": True}
+    if s is None or s == 0:
+        return None
+    lim_h = gruntz(h, n, sp.oo)
+    if not (lim_h.is_positive and lim_h.is_finite):
+        return None  # the tail bound rho(N)^alpha lim h is 0: it certifies nothing
+    g_mp = sp.lambdify(n, g, modules="mpmath")
+    iv = mpmath.iv
+    with _interval_digits(40), mpmath.workdps(50):
+        bound_factor, power = _interval(lim_h), _interval(alpha)
+        lnfact = iv.mpf(0)  # ln m! as an interval, summed as m grows
+        last, best_n, best = 1, n0, None
+        for m in range(n0, GRID_MAX_N + 1, _STEP[case]):
+            for i in range(last + 1, m + 1):
+                lnfact += iv.log(iv.mpf(i))
+            last = m
+            bound = (lnfact / (iv.mpf(m) * iv.log(iv.mpf(m)))) ** power * bound_factor
+            if best is not None and bound.a > best.b:
+                steps.append(
+                    f"{_LABEL[case]}: g = ρ^({alpha})·h(n) with h = {pretty(h)} non-increasing (SymPy "
+                    f"assumptions) and ρ increasing → g(n) ≥ ρ(N)^({alpha})·lim h for every n ≥ N; at "
+                    f"N = {m} that bound exceeds the minimum of g over {n0} ≤ n < {m}, at n = {best_n} "
+                    f"(interval arithmetic) → inf at n = {best_n}"
+                )
+                return {"value": g.subs(n, best_n), "at": f"n = {best_n}", "exact": True}
+            if best is not None and best.a >= bound_factor.b:
+                return None  # the bound stays below lim h, which the minimum already reaches
+            v = mpmath.mpf(g_mp(m))
+            val = iv.mpf([v - abs(v) * mpmath.mpf("1e-40"), v + abs(v) * mpmath.mpf("1e-40")])
+            if best is None or val.b < best.a:
+                best_n, best = m, val
+            elif not val.a > best.b:
+                return None  # two values too close to order
+    return None
+
+
+def _interval(expr: sp.Expr):
+    """A constant expression as an mpmath interval: its 50-digit value (SymPy's evalf, which
+    controls its error) widened by 10^-45 relative."""
+    v = mpmath.mpf(str(sp.N(expr, 50)))
+    w = abs(v) * mpmath.mpf("1e-45")
+    return mpmath.iv.mpf([v - w, v + w])
 
 
 def _path(case: dict, at_n: str) -> str:

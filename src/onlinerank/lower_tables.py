@@ -1,8 +1,9 @@
-"""Tables of the lower-bound stage (theory §4): exact curves, explicit bounds, h_c(n), the
-alpha/beta/gamma route and the frequency law.  Everything here is exact (closed forms or exact
-finite sums) except :func:`frequency_rows`, which samples the construction (and says so).  Each
-builder takes its part of the config's ``lowerbound`` section with the schema's defaults filled in
-(:mod:`onlinerank.settings`: in the pipeline, the typed settings' read-only mapping)."""
+"""Tables of the lower-bound stage (theory §4): exact curves, explicit bounds, the minimum of
+Theorem 3.3's statistic over every horizon, h_c(n), the alpha/beta/gamma route and the frequency
+law.  Everything here is exact (closed forms or exact finite sums) except :func:`frequency_rows`,
+which samples the construction (and says so).  Each builder takes its part of the config's
+``lowerbound`` section with the schema's defaults filled in (:mod:`onlinerank.settings`: in the
+pipeline, the typed settings' read-only mapping)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import numpy as np
 from . import bounds, lowerbound
 from .seeding import stream
 
-__all__ = ["T_grid", "exact_curve_rows", "hc_rows", "abg_rows", "frequency_rows"]
+__all__ = ["T_grid", "exact_curve_rows", "minimum_rows", "hc_rows", "abg_rows", "frequency_rows"]
 
 
 def T_grid(spec: Mapping) -> np.ndarray:
@@ -59,6 +60,30 @@ def exact_curve_rows(sec: Mapping) -> list[dict]:
                     "h_holder": lowerbound.h_explicit_holder(n, k),
                 }
             )
+    return rows
+
+
+def minimum_rows(sec: Mapping) -> list[dict]:
+    """Per (n, k) of the curves: the minimum over every integer T >= ceil(h(n, k)) of the exact
+    regret over n^{3/2} sqrt(kT) and its horizon (theory §4.5 e), with the scanned range and the
+    certificate beyond it (:func:`onlinerank.lowerbound.normalized_regret_minimum`)."""
+    rows = []
+    for n, k in _pairs(sec):
+        m = lowerbound.normalized_regret_minimum(n, k)
+        rows.append(
+            {
+                "n": n,
+                "k": k,
+                "T_from": m["T_from"],
+                "T_to": m["T_to"],
+                "T_min": m["T_min"],
+                "exact": m["exact_min"],
+                "scale": m["scale_min"],
+                "ratio_min": m["ratio_min"],
+                "limit": m["limit"],
+                "bound_ratio_at_T_to": m["bound_ratio_at_T_to"],
+            }
+        )
     return rows
 
 

@@ -73,6 +73,7 @@ __all__ = [
     "h_c_scan",
     "h_c_limit",
     "h_explicit_holder",
+    "h_integer",
     "hindsight_regret_from_frequencies",
     "joint_tail_prob",
     "kappa",
@@ -80,6 +81,7 @@ __all__ = [
     "lower_bound_holder",
     "lower_bound_sharp",
     "negative_association_gap",
+    "normalized_regret_minimum",
     "q_r",
     "sample_frequencies",
 ]
@@ -863,6 +865,56 @@ def h_c(n: int, c: float, k: int = 1, *, max_scan: int = 10**8) -> int:
         if e * e < K2 * t:
             last_fail = t
     return last_fail + 1
+
+
+def h_integer(n: int, k: int = 1) -> int:
+    """``ceil(h(n, k))``, ``h = n(n-1) / (2k(n-k))`` of theory §4.5 (a), in exact arithmetic: the
+    first integer horizon of the lower-bound theorem (``ceil(n/2)`` for single choice)."""
+    n, k = _check_nk(n, k)
+    return math.ceil(Fraction(n * (n - 1), 2 * k * (n - k)))
+
+
+def normalized_regret_minimum(n: int, k: int = 1, *, max_scan: int = 10**8) -> dict:
+    """The minimum over every integer ``T >= ceil(h(n, k))`` of the exact regret over
+    ``n^{3/2} sqrt(kT)``, the statistic of Theorem 3.3 (theory §4.5 e), and where it is attained.
+
+    Every integer ``T`` from ``T_from = ceil(h)`` on is evaluated with the O(1)-per-step recurrence
+    of :func:`exact_regret_all`; the scan stops at the first ``T_to`` where bound (b) divided by
+    ``n^{3/2} sqrt(kT)`` — ``h_c_limit(n, k) G(rT)``, ``G`` increasing (see :func:`h_c`) — reaches
+    the running minimum (relative margin 1e-9 for the rounding of both).  Bound (b) holds for
+    every ``T``, so every ``T > T_to`` has a ratio above the minimum: the minimum over
+    ``[T_from, T_to]`` is the minimum over all ``T >= h``.  Returns ``T_from``, ``T_to``,
+    ``T_min``, ``ratio_min``, ``exact_min`` (the regret at ``T_min``), ``scale_min``
+    (``n^{3/2} sqrt(k T_min)``), ``limit`` (``h_c_limit``) and ``bound_ratio_at_T_to``.  Raises
+    ValueError if ``T_to`` would exceed ``max_scan``."""
+    n, k = _check_nk(n, k)
+    T_from = h_integer(n, k)
+    r, one_minus_r = _r_and_one_minus(n, k)
+    limit = h_c_limit(n, k)
+    pair = n * (n - 1) / 4.0
+    rate = n**1.5 * math.sqrt(k)
+    best, T_min, e, e_min = math.inf, T_from, 0.0, 0.0
+    it = _central_prob_iter(r, one_minus_r)
+    for t in range(1, max_scan + 1):
+        e += r * next(it)  # E|D_t|
+        if t < T_from:
+            continue
+        ratio = pair * e / (rate * math.sqrt(t))
+        if ratio < best:
+            best, T_min, e_min = ratio, t, e
+        certified = limit * _sharp_ratio(r * t)
+        if certified >= best * (1.0 + 1e-9):
+            return {
+                "T_from": T_from,
+                "T_to": t,
+                "T_min": T_min,
+                "ratio_min": best,
+                "exact_min": pair * e_min,
+                "scale_min": rate * math.sqrt(T_min),
+                "limit": limit,
+                "bound_ratio_at_T_to": certified,
+            }
+    raise ValueError(f"bound (b) does not reach the minimum {best!r} by T = {max_scan} (n={n}, k={k})")
 
 
 def h_c_scan(n: int, c: float, k: int = 1, *, T_max: int) -> int:

@@ -283,6 +283,28 @@ _SCHEMAS: tuple[TableSchema, ...] = (
         keys=("lowerbound",),
     ),
     TableSchema(
+        "lower_minimum",
+        "lowerbound",
+        "Theorem 3.3's statistic at every integer horizon from h(n, k): the minimum over T >= h of the "
+        "exact regret over n^{3/2} sqrt(kT), certified beyond the scanned range by bound (b) "
+        "(theory §4.5 e).",
+        (
+            _N,
+            _K,
+            _c("T_from", "the first horizon ceil(h(n, k)), h = n(n-1)/(2k(n-k)) (theory §4.5 a)", "rounds"),
+            _c("T_to", "the last horizon scanned: from there bound (b) stays above the minimum", "rounds"),
+            _c("T_min", "the horizon of the minimum", "rounds"),
+            _c("exact", "exact expected regret against the random adversary at T_min (theory §4.2)", "loss"),
+            _c("scale", "n^{3/2} sqrt(k T_min), the rate of Theorem 3.3", "loss"),
+            _c("ratio_min", "min over every integer T >= h of exact / n^{3/2} sqrt(kT)"),
+            _c("limit", "the ratio's limit as T grows, sqrt((n-1)(n-k)) / (2 sqrt(pi) n) (theory §4.5 d)"),
+            _c("bound_ratio_at_T_to", "bound (b) / n^{3/2} sqrt(k T_to): at least ratio_min (theory §4.5 b)"),
+        ),
+        builder="lower_tables:minimum_rows",
+        args=("lowerbound.curves",),
+        keys=("lowerbound",),
+    ),
+    TableSchema(
         "lower_hc",
         "lowerbound",
         "h_c(n): the smallest horizon from which the exact regret exceeds c n^{3/2} sqrt(kT) (theory §4.5).",

@@ -21,6 +21,7 @@ __all__ = [
     "sampler_of",
     "cell_params",
     "cell_label",
+    "cell_inputs",
     "ratio_cells",
     "deterministic_method",
     "control_reason",
@@ -136,6 +137,48 @@ def _twin_key(r: dict) -> tuple:
     return (r["experiment"], r["adversary"], r["family"], r["n"], r["k"], r["T"], r.get("eta"))
 
 
+def _law(ctx: Context, kind: str, label: str) -> dict:
+    """A learner's or adversary's law: its registered name and every constructor parameter (as
+    configured, else the constructor's default), not its label."""
+    import inspect
+
+    spec = (ctx.settings.learners if kind == "learners" else ctx.settings.adversaries).get(label)
+    if spec is None:
+        return {"label": label}
+    from ..adversaries import ADVERSARIES
+    from ..learners import LEARNERS
+
+    cls = (LEARNERS if kind == "learners" else ADVERSARIES).get(spec.name)
+    names = [] if cls is None else [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+    out = {"name": spec.name, **{k: v for k, v in spec.as_dict().items() if k != "name"}}
+    for p in names:
+        if p not in out:
+            try:
+                out[p] = spec.param(p)
+            except KeyError:
+                continue
+    return out
+
+
+def cell_inputs(ctx: Context, r: dict) -> dict:
+    """What a simulated cell's value is computed from (:func:`~onlinerank.claims.registry.make_cell`'s
+    ``inputs``): the game (family, n, k, T, M), the adversary's law, the learner's law with the rate
+    it ran at (its ``eta`` column where finite, instead of the configured rule) and the metric — not
+    the labels or the experiment.  Two learners at the same rate, such as ``eta: stated`` where
+    Corollary 3.2's stated M is the exact M (subsets at even n, theory §3.2) and ``eta: paper``,
+    have the same inputs."""
+    learner = _law(ctx, "learners", r["learner"])
+    eta = r.get("eta")
+    if isinstance(eta, int | float) and math.isfinite(eta):
+        learner = {**{k: v for k, v in learner.items() if k != "eta"}, "eta_value": float(eta)}
+    return {
+        "game": {k: r.get(k) for k in ("family", "n", "k", "T", "M")},
+        "adversary": _law(ctx, "adversaries", r["adversary"]),
+        "learner": learner,
+        "metric": r.get("metric", "regret"),
+    }
+
+
 def sampler_twins(ctx: Context, rows: list[dict]) -> dict:
     """The Plackett–Luce OnlineRank rows of ``rows`` by (experiment, adversary, family, n, k, T, η)."""
     return {_twin_key(r): r for r in rows if sampler_of(ctx, r["learner"]) == "plackett-luce"}
@@ -177,6 +220,7 @@ def ratio_cells(
                 reps=r["reps"],
                 note=note(r) if note else f"E[regret] {r['mean']:.6g}, scale {b:.6g}",
                 control=control_reason(ctx, r, twins),
+                inputs={**cell_inputs(ctx, r), "scale": b},
             )
         )
     return out

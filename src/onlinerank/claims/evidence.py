@@ -9,9 +9,11 @@ of each claim and its control cells.
   ``claims.json`` carries each claim's; the change log (:mod:`onlinerank.claims.changelog`)
   records the digests of the default tier after every change, and a test fails when a digest moves
   without a new entry.
-* :func:`claim_evidence` — informative cells / all cells (controls apart) and the headroom: the
-  most extreme interval end of the informative cells against the threshold, and the cells that
-  attain it.
+* :func:`claim_evidence` — informative cells / all cells (controls apart, a cell that repeats
+  another counted once) and the headroom: the most extreme interval end of the informative cells
+  against the threshold, and the cells that attain it;
+* :func:`claim_verdict` — the claim's verdict from its cells: a claim without an informative cell
+  cannot PASS.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .code_digest import code_closure
-from .registry import REGISTRY, Claim, Context, config_value
+from .registry import REGISTRY, Claim, Context, config_value, inputs_digest
 from .stats import combine_verdicts
 
 __all__ = [
@@ -37,6 +39,8 @@ __all__ = [
     "registry_digest",
     "tested_claims",
     "claim_evidence",
+    "claim_verdict",
+    "NO_INFORMATIVE_CELL",
     "theory_section",
     "theory_link",
 ]
@@ -44,7 +48,7 @@ __all__ = [
 #: the theory pages of the documentation site, in a source checkout (absent from an installed wheel)
 THEORY_DIR = Path(__file__).resolve().parents[3] / "docs" / "theory"
 
-_THEORY_REF = re.compile(r"\btheory §(\d+(?:\.\d+)?[a-d]?)")
+_THEORY_REF = re.compile(r"\btheory §(\d+(?:\.\d+)?[a-e]?)")
 #: the theory section of each part of the paper (by claim id prefix, longest first)
 _THEORY_BY_PREFIX = (
     ("thm3.3.lower", "4.5"),
@@ -136,6 +140,8 @@ def claim_test(c: Claim, config: Mapping) -> dict:
     return {
         "id": c.id,
         "section": c.section,
+        "kind": c.kind,
+        "basis": c.basis,
         "statistic": c.statistic,
         "direction": c.direction,
         "threshold_key": c.threshold if isinstance(c.threshold, str) else None,
@@ -164,11 +170,14 @@ def _digest(obj: object) -> str:
 def claim_code(c: Claim) -> dict[str, str]:
     """The code that decides claim ``c``'s verdict, by qualified name: its builder (without the
     ``@claim`` fields, which :func:`claim_test` covers), what a builder is handed
-    (:class:`~onlinerank.claims.registry.Context`), the rule that combines the cells' verdicts, and
+    (:class:`~onlinerank.claims.registry.Context`), the rules that combine the cells' verdicts and
+    count the informative cells, and
     everything of the statistics they call (:func:`~onlinerank.claims.code_digest.code_closure`)."""
     if c.builder is None:
         return {}
-    return code_closure([c.builder, Context, combine_verdicts], drop_decorators=[c.builder])
+    return code_closure(
+        [c.builder, Context, combine_verdicts, claim_verdict, claim_evidence], drop_decorators=[c.builder]
+    )
 
 
 def claim_digest(c: Claim, config: Mapping) -> str:
@@ -197,8 +206,21 @@ def _margin(x: Mapping) -> float:
     return x["threshold"] - x["hi"] if x["direction"] == "<=" else x["lo"] - x["threshold"]
 
 
+def _identity(x: Mapping) -> tuple:
+    """What makes cell ``x`` one piece of evidence: its inputs (:func:`make_cell`), value and interval."""
+    inputs = x.get("inputs") or inputs_digest({"statistic": x.get("statistic"), "params": x.get("params")})
+    return (inputs, x["value"], x["lo"], x["hi"])
+
+
 def claim_evidence(cells: list[dict]) -> dict:
-    """Cells, informative cells and controls, and the headroom of a claim's informative cells.
+    """Cells, informative cells, duplicates and controls, and the headroom of a claim's informative
+    cells.
+
+    A cell is *informative* unless it is a control (``control`` non-empty: it cannot depend on the
+    learner under test) or repeats an earlier informative cell: the same inputs (the same law at
+    the same rate in the same game, :func:`~onlinerank.claims.registry.make_cell`) with the same
+    value and interval, such as OnlineRank at ``eta: stated`` where that rate is η_p.  A repeat is
+    counted once; ``duplicates`` lists each with the cell it repeats.
 
     ``extreme`` is the largest upper end (claims ``<=``) or the smallest lower end (``>=``) of
     the informative cells' intervals; ``factor`` how far it is from the threshold as a ratio —
@@ -206,12 +228,24 @@ def claim_evidence(cells: list[dict]) -> dict:
     bound is at most this many times smaller), ``extreme / threshold`` for ``>=`` — where both
     are positive and finite, else ``None``; ``attained_by`` the labels of the cells at the
     extreme.  With no informative cell the headroom is over every cell (``over`` says which)."""
-    informative = [x for x in cells if not x.get("control")]
+    first: dict[tuple, str] = {}
+    informative: list[dict] = []
+    duplicates: list[dict] = []
+    for x in cells:
+        if x.get("control"):
+            continue
+        key = _identity(x)
+        if key in first:
+            duplicates.append({"cell": x["cell"], "repeats": first[key]})
+        else:
+            first[key] = x["cell"]
+            informative.append(x)
     pool = informative or cells
     out: dict = {
         "cells": len(cells),
         "informative": len(informative),
-        "controls": len(cells) - len(informative),
+        "duplicates": duplicates,
+        "controls": sum(1 for x in cells if x.get("control")),
         "headroom": None,
     }
     if not pool:
@@ -236,3 +270,18 @@ def claim_evidence(cells: list[dict]) -> dict:
         "attained_by": [x["cell"] for x, e in zip(pool, ends, strict=True) if e == extreme][:5],
     }
     return out
+
+
+#: the note of a claim whose cells PASS but none of which is informative
+NO_INFORMATIVE_CELL = "no informative cell"
+
+
+def claim_verdict(cells: list[dict], evidence: Mapping) -> tuple[str, str]:
+    """A claim's verdict and its note: FAIL if any cell fails, else INCONCLUSIVE if any is
+    undecided, else PASS (:func:`~onlinerank.claims.stats.combine_verdicts`) — but a claim none of
+    whose cells is informative (:func:`claim_evidence`: all controls or repeats) cannot PASS: it is
+    INCONCLUSIVE with the note :data:`NO_INFORMATIVE_CELL`."""
+    verdict = combine_verdicts([x["verdict"] for x in cells])
+    if verdict == "PASS" and evidence["informative"] == 0:
+        return "INCONCLUSIVE", NO_INFORMATIVE_CELL
+    return verdict, ""

@@ -7,6 +7,16 @@ reason), where it is in the paper, the statistic, its threshold and direction, t
 tables it reads and which learners it is about.  Thresholds are numbers in the entry or the
 names of config keys (documented in ``config/README.md``); both are fixed before any data.
 
+Every tested entry declares the ``kind`` of evidence behind its verdict (:data:`KINDS`), and for
+``algebra`` and ``construction`` the ``basis``: what the closed forms rest on, or what the check of
+the simulator shows:
+
+* ``data`` — decided on cells simulated or computed exactly (enumeration, exact formulas, the
+  dynamic program, timings) at the parameters of the grid;
+* ``algebra`` — decided by closed forms alone, over the whole domain, with no data;
+* ``construction`` — true of the simulator by design: the test checks the implementation of the
+  construction the paper's statement is about, not the statement.
+
 A builder turns the tables into *cells*: one value of the statistic with its interval and
 verdict (:func:`make_cell`, the one rule of :mod:`onlinerank.claims.stats`; :func:`exact_cell`
 for a value computed exactly, whose interval is the value itself).  Builders are registered with
@@ -15,6 +25,8 @@ for a value computed exactly, whose interval is the value itself).  Builders are
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SECTIONS",
+    "KINDS",
     "TABLE_STAGE",
     "SIM_COLUMNS",
     "Claim",
@@ -40,12 +53,15 @@ __all__ = [
     "not_tested",
     "make_cell",
     "exact_cell",
+    "inputs_digest",
     "config_value",
     "stages_of",
     "validate_registry",
 ]
 
 SECTIONS = ("paper", "beyond", "not-tested")
+#: the kinds of evidence a verdict rests on (the module docstring)
+KINDS = ("data", "algebra", "construction")
 
 
 @dataclass(frozen=True)
@@ -70,6 +86,11 @@ class Claim:
     #: the section of the docs' theory pages that derives the statement (e.g. "3.2"); empty: the
     #: first "theory §x" of its texts, else the section of its part of the paper
     theory: str = ""
+    #: the kind of evidence behind the verdict, one of :data:`KINDS` (required unless not tested)
+    kind: str = ""
+    #: what an ``algebra`` verdict rests on, or what a ``construction`` check shows (required for
+    #: those two kinds)
+    basis: str = ""
 
     @property
     def stages(self) -> tuple[str, ...]:
@@ -93,6 +114,13 @@ def _add(entry: Claim) -> Claim:
             raise ValueError(f"claim {entry.id}: table {t!r} has no column(s) {', '.join(missing)}")
     if entry.section != "not-tested" and entry.direction not in ("<=", ">="):
         raise ValueError(f"claim {entry.id}: direction must be '<=' or '>=', got {entry.direction!r}")
+    if entry.section == "not-tested":
+        if entry.kind:
+            raise ValueError(f"claim {entry.id}: a statement that is not tested has no kind of evidence")
+    elif entry.kind not in KINDS:
+        raise ValueError(f"claim {entry.id}: kind must be one of {', '.join(KINDS)}, got {entry.kind!r}")
+    elif entry.kind != "data" and not entry.basis:
+        raise ValueError(f"claim {entry.id}: kind {entry.kind!r} needs a basis (what it rests on or checks)")
     REGISTRY[entry.id] = entry
     return entry
 
@@ -214,19 +242,28 @@ def make_cell(
     reps: int = 0,
     note: str = "",
     control: str = "",
+    inputs: Mapping | None = None,
 ) -> dict:
     """One cell of a claim: the statistic's value and interval, and the verdict by the one rule.
 
     ``control`` (non-empty: the reason) marks a cell whose value cannot depend on the learner under
     test (e.g. the i.i.d. uniform adversary: every learner's expected regret is the same; a
     QuickSort cell whose exact expected regret equals its Plackett–Luce twin by Lemma 6.1).  Such a
-    cell is reported and counted apart: it cannot show the claim's power against a wrong learner."""
+    cell is reported and counted apart: it cannot show the claim's power against a wrong learner.
+
+    ``inputs`` says what the value is computed from (for a simulated cell: the game, the
+    adversary's and the learner's laws and the learner's rate, not their labels); the cell carries
+    its digest, and two cells of a claim with the same inputs and the same value and interval are
+    one piece of evidence (:func:`onlinerank.claims.evidence.claim_evidence`).  Default: the
+    statistic and ``params``."""
     thr = ctx.threshold() if threshold is None else float(threshold)
     value, lo, hi = float(value), float(lo), float(hi)
+    params = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in params.items()}
+    stat = statistic or ctx.claim.statistic
     return {
         "cell": label,
-        "params": {k: (v.item() if isinstance(v, np.generic) else v) for k, v in params.items()},
-        "statistic": statistic or ctx.claim.statistic,
+        "params": params,
+        "statistic": stat,
         "value": value,
         "lo": lo,
         "hi": hi,
@@ -237,7 +274,14 @@ def make_cell(
         "reps": int(reps),
         "note": note,
         "control": control,
+        "inputs": inputs_digest({"statistic": stat, "params": params} if inputs is None else inputs),
     }
+
+
+def inputs_digest(inputs: Mapping) -> str:
+    """12 hex digits of what a cell's value is computed from (:func:`make_cell`'s ``inputs``)."""
+    blob = json.dumps(inputs, sort_keys=True, ensure_ascii=False, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:12]
 
 
 def exact_cell(
@@ -249,8 +293,11 @@ def exact_cell(
     method: str,
     statistic: str | None = None,
     note: str = "",
+    inputs: Mapping | None = None,
 ) -> dict:
     """:func:`make_cell` for a value computed exactly (a formula, an enumeration, the exact DP; no
     sampling): its interval is the point ``[value, value]``, so the verdict compares the value
     itself with the threshold."""
-    return make_cell(ctx, label, params, value, value, value, method=method, statistic=statistic, note=note)
+    return make_cell(
+        ctx, label, params, value, value, value, method=method, statistic=statistic, note=note, inputs=inputs
+    )

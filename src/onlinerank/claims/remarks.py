@@ -24,6 +24,7 @@ LEMMA_WEIGHTS = ((1, 2, 4), (1, 2, 3, 4), (1, 1, 3, 7, 2), (5, 1, 2, 2, 9))
 @claim(
     id="lemma6.1",
     section="paper",
+    kind="data",
     paper_ref="Lemma 6.1",
     title="QuickSort and Plackett–Luce both have P(u ≺ v) = w_u/(w_u + w_v)",
     statement="For both randomized sorting procedures, the probability that u precedes v is "
@@ -84,6 +85,7 @@ def lemma61(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.laws_differ",
     section="beyond",
+    kind="data",
     paper_ref="Lemma 6.1 (theory §2.4 [V])",
     title="QuickSort's and Plackett–Luce's full laws differ",
     statement="Only the pairwise marginals coincide: for unequal weights the two laws over orders are "
@@ -150,6 +152,7 @@ _GAMES = (
 @claim(
     id="sec2.losses",
     section="paper",
+    kind="data",
     paper_ref="Section 2, (2.1)–(2.2); Section 5",
     title="ℓ and ℓℓ differ by a function of s only (identical for single choice; a constant for Spearman)",
     statement="For any s and π, ℓ(π, s) and ℓℓ(π, s) differ by a number that depends on s only; in the "
@@ -195,6 +198,7 @@ def losses(ctx: Context) -> list[dict]:
 @claim(
     id="sec2.M",
     section="paper",
+    kind="data",
     paper_ref="Section 2, (2.3); Section 5",
     title="M: n²/4 in general, n single choice, k(n−k) k-choice, the maximal loss for binary s; "
     "Θ(n⁴) for Spearman",
@@ -243,6 +247,7 @@ def m_values(ctx: Context) -> list[dict]:
 @claim(
     id="sec2.offline",
     section="paper",
+    kind="data",
     paper_ref="Section 2 and Section 4 (our problem is easy offline)",
     title="The best ranking in hindsight sorts the items by cumulative score",
     statement="The minimiser π* of L_T(π) is any ranking that sorts the items by decreasing total "

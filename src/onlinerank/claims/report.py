@@ -15,9 +15,15 @@ from typing import Any, cast
 
 from ..figures import claim_figures
 from .changelog import LOG_PATH, changes_after_data, load_log, recorded_digests, recorded_in, validate_commits
-from .evidence import claim_digest, claim_evidence, registry_digest, theory_link, theory_section
-from .registry import REGISTRY, Claim, Context, stages_of
-from .stats import combine_verdicts
+from .evidence import (
+    claim_digest,
+    claim_evidence,
+    claim_verdict,
+    registry_digest,
+    theory_link,
+    theory_section,
+)
+from .registry import KINDS, REGISTRY, Claim, Context, stages_of
 
 __all__ = [
     "SCHEMA_PATH",
@@ -25,6 +31,9 @@ __all__ = [
     "CHANGES_LEGEND",
     "record_text",
     "changes_markdown",
+    "KIND_LEGEND",
+    "KIND_WORD",
+    "kind_counts",
     "evaluate",
     "build_document",
     "validate_document",
@@ -46,6 +55,20 @@ LEGEND = (
     "{record} *Findings beyond the paper* use the same "
     "rule on statements of this project (extensions and observations); they are never verdicts on the "
     "paper. NOT RUN: the configured tier has no stage or no cell for the claim."
+)
+
+#: a kind of evidence in the summaries' words
+KIND_WORD = {"data": "on data", "algebra": "by algebra", "construction": "by construction"}
+
+KIND_LEGEND = (
+    "**Kinds of evidence.** Every verdict says what it rests on. *data*: decided on cells simulated "
+    "or computed exactly (enumeration, exact formulas, the dynamic program, timings) at the "
+    "parameters of the grid. *algebra*: decided by closed forms alone, over the whole domain, with "
+    "no data; the Section 4 and 5 comparisons rest on this project's reconstruction of the baseline "
+    "bounds (theory §3.3), which the paper does not display, and where the ratio is a constant the "
+    "verdict is an identity of those closed forms. *construction*: true of the simulator by design; "
+    "the test checks the implementation of the construction the statement is about (its basis says "
+    "what), not the paper's argument."
 )
 
 
@@ -103,6 +126,8 @@ def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha:
     rec: dict[str, Any] = {
         "id": c.id,
         "section": c.section,
+        "kind": c.kind,
+        "basis": c.basis,
         "paper_ref": c.paper_ref,
         "title": c.title,
         "statement": c.statement,
@@ -126,8 +151,8 @@ def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha:
     if not cells:
         return {**rec, "verdict": "NOT RUN", "reason": "the configured grid has no cell for this claim"}
     rec["cells"] = cells
-    rec["verdict"] = combine_verdicts([x["verdict"] for x in cells])
     rec["evidence"] = claim_evidence(cells)
+    rec["verdict"], rec["note"] = claim_verdict(cells, rec["evidence"])
     return rec
 
 
@@ -217,14 +242,32 @@ def summary_counts(doc: Mapping, section: str = "paper") -> dict[str, int]:
     return out
 
 
+def kind_counts(doc: Mapping, section: str = "paper", verdict: str = "PASS") -> dict[str, int]:
+    """Number of claims of ``section`` with ``verdict`` per kind of evidence
+    (:data:`~onlinerank.claims.registry.KINDS`; empty for a document made before claims carried
+    their kind)."""
+    out = dict.fromkeys(KINDS, 0)
+    for c in doc["claims"]:
+        if c["section"] == section and c["verdict"] == verdict and c.get("kind") in out:
+            out[c["kind"]] += 1
+    return out if any(out.values()) or any(c.get("kind") for c in doc["claims"]) else {}
+
+
+def kinds_text(doc: Mapping, section: str = "paper", verdict: str = "PASS") -> str:
+    """``" (16 on data, 5 by algebra, 2 by construction)"``: the claims of ``section`` with
+    ``verdict`` by kind of evidence, the kinds present only (empty when there is none)."""
+    parts = [f"{m} {KIND_WORD[k]}" for k, m in kind_counts(doc, section, verdict).items() if m]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def summary_lines(doc: Mapping, previous: Mapping | None = None) -> list[str]:
     """The verdict summary printed at the end of a run; with ``previous`` (the document of the
     previous run of the same tier) it lists the claims whose verdict changed."""
     n = summary_counts(doc)
     f = summary_counts(doc, "beyond")
     lines = [
-        f"Claims of the paper: {n['PASS']} PASS / {n['FAIL']} FAIL / {n['INCONCLUSIVE']} INCONCLUSIVE"
-        + (f" / {n['NOT RUN']} not run" if n["NOT RUN"] else ""),
+        f"Claims of the paper: {n['PASS']} PASS{kinds_text(doc)} / {n['FAIL']} FAIL / "
+        f"{n['INCONCLUSIVE']} INCONCLUSIVE" + (f" / {n['NOT RUN']} not run" if n["NOT RUN"] else ""),
         f"Findings beyond the paper: {f['PASS']} hold / {f['FAIL']} do not hold / "
         f"{f['INCONCLUSIVE']} undecided" + (f" / {f['NOT RUN']} not run" if f["NOT RUN"] else ""),
     ]
@@ -270,9 +313,20 @@ def verdict_word(section: str, verdict: str) -> str:
 
 
 def informative_text(c: Mapping) -> str:
-    """``informative / all`` cells of a claim record (controls apart)."""
+    """``informative / all`` cells of a claim record (controls apart, repeats counted once; the
+    number of repeats in parentheses)."""
     ev = c.get("evidence")
-    return f"{ev['informative']} / {ev['cells']}" if ev else "0 / 0"
+    if not ev:
+        return "0 / 0"
+    dup = len(ev.get("duplicates", []))
+    return f"{ev['informative']} / {ev['cells']}" + (f" ({dup} repeats)" if dup else "")
+
+
+def kind_text(c: Mapping) -> str:
+    """A claim's kind of evidence with its basis (``algebra`` and ``construction``)."""
+    if not c.get("kind"):
+        return ""
+    return f"*{c['kind']}*" + (f" — {c['basis']}" if c.get("basis") else "")
 
 
 #: a threshold at or below this only separates a positive value from 0 (an exact infimum c > 0,
@@ -301,7 +355,12 @@ HEADROOM_LEGEND = (
     "**Informative cells and headroom.** A *control* cell cannot depend on the learner under test "
     "(the i.i.d. uniform adversary, against which every learner has the same expected regret; a "
     "QuickSort cell whose exact expected regret equals its Plackett–Luce twin by Lemma 6.1); "
-    "controls are shown and counted apart (column *informative / all*). The *headroom* is the "
+    "controls are shown and counted apart (column *informative / all*). A cell that *repeats* "
+    "another — the same inputs (the same law at the same rate in the same game, e.g. OnlineRank at "
+    "Corollary 3.2's stated rate where that rate is η_p) with the same value and interval — is "
+    "counted once (the number of repeats in parentheses; each is listed with the cell it repeats). "
+    "An *informative* cell is one of the distinct cells that are not controls; a claim without one "
+    'cannot PASS (INCONCLUSIVE, noted "no informative cell"). The *headroom* is the '
     "largest upper interval end (claims ≤) or smallest lower end (claims ≥) over the informative "
     "cells, against the threshold; the factor is how many times the threshold could shrink (≤) or "
     "grow (≥) with the claim still PASSing."
@@ -389,6 +448,8 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
         "",
         LEGEND.format(record=record_text(doc)),
         "",
+        KIND_LEGEND,
+        "",
         HEADROOM_LEGEND,
         "",
     ]
@@ -407,9 +468,9 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
             continue
         head = "verdict" if section == "paper" else "finding"
         lines += [
-            f"| id | where | claim | informative / all cells | PASS / FAIL / INC. | {head} | headroom | "
-            "worst cell (value; interval vs threshold) |",
-            "|---|---|---|---|---|---|---|---|",
+            f"| id | where | claim | kind | informative / all cells | PASS / FAIL / INC. | {head} | "
+            "headroom | worst cell (value; interval vs threshold) |",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         for c in cs:
             cells = c["cells"]
@@ -422,11 +483,14 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
                 else c.get("reason", "")
             )
             verdict = c["verdict"] if section == "paper" else FINDING_WORD.get(c["verdict"], c["verdict"])
+            verdict = f"**{verdict}**" + (f" ({c['note']})" if c.get("note") else "")
             lines.append(
-                f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | {informative_text(c)} | "
-                f"{k['PASS']} / {k['FAIL']} / "
-                f"{k['INCONCLUSIVE']} | **{verdict}** | {headroom_text(c)} | {worst} |"
+                f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | {c.get('kind', '')} | "
+                f"{informative_text(c)} | {k['PASS']} / {k['FAIL']} / "
+                f"{k['INCONCLUSIVE']} | {verdict} | {headroom_text(c)} | {worst} |"
             )
+        if section == "paper" and kind_counts(doc):
+            lines += ["", f"{summary_lines(doc)[0]}."]
         lines.append("")
     lines += mutations_markdown(doc.get("mutations"))
     lines += changes_markdown(doc)
@@ -454,21 +518,37 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
             ),
             "",
         ]
+        if c.get("kind"):
+            lines += [f"Evidence: {kind_text(c)}.", ""]
         if not c["cells"]:
             lines += [f"Not run: {c['reason']}.", ""]
             continue
         ev = c.get("evidence") or {}
+        repeats = ev.get("duplicates", [])
         lines += [
             f"Informative cells: {informative_text(c)}"
             + (f" ({ev['controls']} controls, marked)" if ev.get("controls") else "")
             + (f"; headroom: {headroom_text(c, cells=True)}" if ev.get("headroom") else "")
+            + (f"; verdict {c['verdict']}: {c['note']}" if c.get("note") else "")
             + ".",
             "",
+        ]
+        if repeats:
+            lines += [
+                "Repeats, counted once: "
+                + "; ".join(f"{d['cell']} repeats {d['repeats']}" for d in repeats)
+                + ".",
+                "",
+            ]
+        lines += [
             "| cell | value | interval | threshold | verdict | method | note |",
             "|---|---|---|---|---|---|---|",
         ]
+        repeated = {d["cell"]: d["repeats"] for d in repeats}
         for x in c["cells"]:
             ctl = f" *(control: {x['control']})*" if x.get("control") else ""
+            if x["cell"] in repeated:
+                ctl += f" *(repeats {repeated[x['cell']]})*"
             lines.append(
                 f"| {x['cell']}{ctl} | {_fmt(x['value'])} | [{_fmt(x['lo'])}, {_fmt(x['hi'])}] | "
                 f"{x['direction']} {_fmt(x['threshold'])} | {x['verdict']} | {x['method']} | {x['note']} |"
@@ -543,36 +623,60 @@ def readme_summary(doc: Mapping) -> str:
     """The README's summary of the verdicts (between :data:`README_BEGIN` and :data:`README_END`):
     one line per claim, no run-dependent numbers, so it changes only when a verdict does."""
     n, f = summary_counts(doc), summary_counts(doc, "beyond")
+    kinds = bool(kind_counts(doc))  # a document made before claims carried their kind: no column
     lines = [
         README_BEGIN,
         "",
-        f"**Claims of the paper: {n['PASS']} PASS, {n['FAIL']} FAIL, {n['INCONCLUSIVE']} INCONCLUSIVE**"
+        f"**Claims of the paper: {n['PASS']} PASS{kinds_text(doc)}, {n['FAIL']} FAIL, "
+        f"{n['INCONCLUSIVE']} INCONCLUSIVE**"
         + (f", {n['NOT RUN']} not run" if n["NOT RUN"] else "")
         + f" (config digest `{doc['meta'].get('config_digest', '?')}`).",
         "",
         *_readme_record(doc),
-        "| id | where in the paper | claim | informative / all cells | headroom | verdict |",
-        "|---|---|---|---|---|---|",
+        "| id | where in the paper | claim | " + ("kind | " if kinds else "") + "informative / all cells | "
+        "headroom | verdict |",
+        "|---|---|---|---|---|" + ("---|" if kinds else "") + "---|",
     ]
     for c in doc["claims"]:
         if c["section"] == "paper":
+            note = f" ({c['note']})" if c.get("note") else ""
             lines.append(
-                f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | {informative_text(c)} | "
-                f"{_readme_headroom(c)} | **{c['verdict']}** |"
+                f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | "
+                + (f"{c.get('kind', '')} | " if kinds else "")
+                + f"{informative_text(c)} | {_readme_headroom(c)} | **{c['verdict']}**{note} |"
             )
+    if kinds:
+        identities = [
+            f"`{c['id']}`"
+            for c in doc["claims"]
+            if c["section"] == "paper"
+            and c.get("kind") == "algebra"
+            and c.get("basis", "").startswith("an identity")
+        ]
+        lines += [
+            "",
+            "Kind of evidence: *data*, decided on simulated or exactly computed cells; *algebra*, by closed "
+            "forms alone (the Section 4 and 5 comparisons, on this project's reconstruction of the baseline "
+            "bounds"
+            + (f"; {', '.join(identities)} an identity of them" if identities else "")
+            + "); *construction*, true of the simulator by design (the test checks the simulator, not the "
+            "paper). Informative cells: the distinct cells that are not controls (repeats counted once). "
+            "Each claim's basis is in `figures/claims.md`.",
+        ]
     lines += [
         "",
         f"**Findings beyond the paper** (this project's extensions and observations, each with its own "
         f"test; not verdicts on the paper): {f['PASS']} hold, {f['FAIL']} do not hold, "
         f"{f['INCONCLUSIVE']} undecided.",
         "",
-        "| id | finding | cells | result |",
-        "|---|---|---|---|",
+        "| id | finding | " + ("kind | " if kinds else "") + "cells | result |",
+        "|---|---|---|" + ("---|" if kinds else "") + "---|",
     ]
     for c in doc["claims"]:
         if c["section"] == "beyond":
             word = FINDING_WORD.get(c["verdict"], c["verdict"])
-            lines.append(f"| `{c['id']}` | {c['title']} | {len(c['cells'])} | {word} |")
+            kind = f"{c.get('kind', '')} | " if kinds else ""
+            lines.append(f"| `{c['id']}` | {c['title']} | {kind}{len(c['cells'])} | {word} |")
     nt = [c for c in doc["claims"] if c["section"] == "not-tested"]
     lines += [
         "",

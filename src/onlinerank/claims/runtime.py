@@ -96,6 +96,7 @@ def _spread(ns, by) -> str:
 @claim(
     id="sec4.runtime",
     section="paper",
+    kind="data",
     paper_ref="Abstract and Section 4 (running time)",
     title="OnlineRank runs in O(n log n) time per round (not quadratic)",
     statement="OnlineRank draws a ranking with QuickSort or Plackett–Luce in O(n log n) per round, "
@@ -126,6 +127,7 @@ def runtime_onlinerank(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.runtime.permelearn",
     section="beyond",
+    kind="data",
     paper_ref="Section 4 (PermELearn's running time; theory §3.3)",
     title="PermELearn's Sinkhorn sweep is quadratic in n",
     statement="Each Sinkhorn sweep of PermELearn is two n×n matrix–vector products, so its time grows "
@@ -157,6 +159,7 @@ def runtime_sweep(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.runtime.speedup",
     section="beyond",
+    kind="data",
     paper_ref="Section 4 (running time)",
     title="OnlineRank's round is much faster than PermELearn's",
     statement="At every timed n ≥ fit_min_n, PermELearn's round takes at least the configured factor "

@@ -23,6 +23,7 @@ def _rows(ctx, family):
 @claim(
     id="sec5.spearman",
     section="paper",
+    kind="data",
     paper_ref="Section 5 (rank aggregation), corollary of Theorem 3.1",
     title="Spearman rank aggregation: E[regret] ≤ n²√((n²−1) T ln 2/12) = O(n³√T)",
     statement="With s_t = −σ_t the loss (2.1) is −ρ up to a constant, M = n²(n²−1)/12 = Θ(n⁴), and "
@@ -42,6 +43,7 @@ def spearman(ctx: Context) -> list[dict]:
 @claim(
     id="sec5.graded",
     section="paper",
+    kind="data",
     paper_ref="Section 5 (non-binary feedback)",
     title="Theorem 3.1 holds for real-valued feedback with its own M",
     statement="Nothing in the analysis leading to Theorem 3.1 requires s_t to be binary: with M of the "
@@ -60,6 +62,7 @@ def graded(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.exponent.spearman",
     section="beyond",
+    kind="data",
     paper_ref="Section 5 (supporting evidence for O(n³√T))",
     title="The Spearman regret grows no faster in n than the bound at the top of the grid",
     statement="At the two largest n, the local log-log slope of OnlineRank's regret in n exceeds the "

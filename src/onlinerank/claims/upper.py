@@ -36,6 +36,7 @@ def _paper_rows(ctx, family=None):
 @claim(
     id="thm3.1",
     section="paper",
+    kind="data",
     paper_ref="Theorem 3.1",
     theory="3.2",  # where the theorem is stated (its test's text cites §2.5, the exact losses)
     title="OnlineRank's expected regret is at most n√(TM ln 2) at η_p",
@@ -57,6 +58,7 @@ def thm31(ctx: Context) -> list[dict]:
 @claim(
     id="thm3.1.worst_case",
     section="paper",
+    kind="data",
     paper_ref="Theorem 3.1",
     title="Theorem 3.1 against the exact worst case over all sequences (tiny n)",
     statement="The bound holds for every sequence, so also for the worst one.",
@@ -89,6 +91,7 @@ def _cor32(family: str, scale_text: str, scale):
     @claim(
         id=f"cor3.2.{family}",
         section="paper",
+        kind="data",
         paper_ref="Corollary 3.2",
         title=f"Corollary 3.2, {family}: E[regret] ≤ {scale_text}",
         statement={
@@ -125,6 +128,7 @@ _cor32("subset", "(n²/2) √(T ln 2)", lambda r: r["n"] ** 2 / 2 * math.sqrt(r[
 @claim(
     id="lemma6.1.samplers",
     section="paper",
+    kind="data",
     paper_ref="Lemma 6.1, Algorithms 2 and 3",
     title="QuickSort and Plackett–Luce give OnlineRank the same regret (realised losses)",
     statement="Both sorting procedures satisfy Lemma 6.1, so OnlineRank with either has the same "
@@ -199,6 +203,7 @@ def lemma61_samplers(ctx: Context) -> list[dict]:
 @claim(
     id="beyond.any_eta",
     section="beyond",
+    kind="data",
     paper_ref="Theorem 3.1 (condition η ≤ 1)",
     title="The sharp bound C(n,2) ln2/η + ηTM/2 holds for every η > 0",
     statement="theory §3.2 [X]: e^{-x} ≤ 1 − x + x²/2 for all x ≥ 0, so the paper's condition "
@@ -237,6 +242,7 @@ def _exponent_finding(var: str):
     @claim(
         id=f"beyond.exponent.{var}",
         section="beyond",
+        kind="data",
         paper_ref="Corollary 3.2 (supporting evidence)",
         title=f"The regret grows no faster in {var} than the bound at the top of the grid",
         statement=f"At the two largest values of {var}, the local log-log slope of OnlineRank's exact "
