@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
 from ..figures import claim_figures
 from .evidence import claim_digest, claim_evidence, load_changes, registry_digest, theory_link, theory_section
 from .registry import REGISTRY, Claim, Context, stages_of
+from .seed_verdicts import attach_seed_verdicts, seed_kind, seeds_legend, seeds_text
 from .stats import combine_verdicts
 
 __all__ = [
@@ -93,10 +94,12 @@ def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha:
     missing = [s for s in c.stages if s not in stages_of(config)]
     if missing:
         return {**rec, "verdict": "NOT RUN", "reason": f"stage(s) {', '.join(missing)} not in the config"}
-    cells = cast(Callable, c.builder)(Context(c, tables, config, alpha))  # tested: has a builder
+    ctx = Context(c, tables, config, alpha)
+    cells = cast(Callable, c.builder)(ctx)  # tested: has a builder
     if not cells:
         return {**rec, "verdict": "NOT RUN", "reason": "the configured grid has no cell for this claim"}
     rec["cells"] = cells
+    rec["seeds"] = {"kind": seed_kind(c, config, ctx.drew)}
     rec["verdict"] = combine_verdicts([x["verdict"] for x in cells])
     rec["evidence"] = claim_evidence(cells)
     return rec
@@ -114,14 +117,20 @@ def _paper_order(c: Claim) -> tuple:
 
 
 def build_document(
-    tables: Mapping[str, list[dict]], config: Mapping, meta: Mapping, mutations: list[dict] | None = None
+    tables: Mapping[str, list[dict]],
+    config: Mapping,
+    meta: Mapping,
+    mutations: list[dict] | None = None,
+    seeds: Sequence[Mapping] = (),
 ) -> dict:
     """Every registered claim evaluated on ``tables``; ``meta`` (config digest, commit, versions)
     goes to the header; ``mutations`` (rows of the mutations table, :mod:`onlinerank.mutations`),
-    when given, under the key ``mutations``."""
+    when given, under the key ``mutations``; ``seeds``: the verdicts files of further seeds
+    (:func:`onlinerank.claims.seed_verdicts.load_seed_verdicts`), counted per claim."""
     from ..settings import as_settings
 
-    alpha = as_settings(config).claims.alpha
+    settings = as_settings(config)
+    alpha = settings.claims.alpha
     claims = [evaluate(c, tables, config, alpha) for c in sorted(REGISTRY.values(), key=_paper_order)]
     doc: dict[str, Any] = {
         "meta": {**meta, "alpha": alpha, "registry_digest": registry_digest(config)},
@@ -130,6 +139,7 @@ def build_document(
     }
     if mutations is not None:
         doc["mutations"] = [dict(r) for r in mutations]
+    attach_seed_verdicts(doc, seeds, settings.seed)
     return doc
 
 
@@ -296,7 +306,11 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
         "",
         HEADROOM_LEGEND,
         "",
+        seeds_legend(doc),
+        "",
     ]
+    # the column "held at s of S seeds" once further seeds were run (make replicate)
+    seeded = bool((meta.get("seeds") or {}).get("further"))
     titles = {
         "paper": "Claims of the paper",
         "beyond": "Findings beyond the paper",
@@ -312,9 +326,10 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
             continue
         head = "verdict" if section == "paper" else "finding"
         lines += [
-            f"| id | where | claim | informative / all cells | PASS / FAIL / INC. | {head} | headroom | "
-            "worst cell (value; interval vs threshold) |",
-            "|---|---|---|---|---|---|---|---|",
+            f"| id | where | claim | informative / all cells | PASS / FAIL / INC. | {head} | "
+            + ("held at s of S seeds | " if seeded else "")
+            + "headroom | worst cell (value; interval vs threshold) |",
+            "|---|---|---|---|---|---|---|---|" + ("---|" if seeded else ""),
         ]
         for c in cs:
             cells = c["cells"]
@@ -330,7 +345,9 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
             lines.append(
                 f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | {informative_text(c)} | "
                 f"{k['PASS']} / {k['FAIL']} / "
-                f"{k['INCONCLUSIVE']} | **{verdict}** | {headroom_text(c)} | {worst} |"
+                f"{k['INCONCLUSIVE']} | **{verdict}** | "
+                + (f"{seeds_text(c)} | " if seeded else "")
+                + f"{headroom_text(c)} | {worst} |"
             )
         lines.append("")
     lines += mutations_markdown(doc.get("mutations"))
@@ -426,6 +443,8 @@ def readme_summary(doc: Mapping) -> str:
     """The README's summary of the verdicts (between :data:`README_BEGIN` and :data:`README_END`):
     one line per claim, no run-dependent numbers, so it changes only when a verdict does."""
     n, f = summary_counts(doc), summary_counts(doc, "beyond")
+    seeded = bool((doc["meta"].get("seeds") or {}).get("further"))
+    col, sep = (" held at s of S seeds |", "---|") if seeded else ("", "")
     lines = [
         README_BEGIN,
         "",
@@ -433,14 +452,16 @@ def readme_summary(doc: Mapping) -> str:
         + (f", {n['NOT RUN']} not run" if n["NOT RUN"] else "")
         + f" (config digest `{doc['meta'].get('config_digest', '?')}`).",
         "",
-        "| id | where in the paper | claim | informative / all cells | headroom | verdict |",
-        "|---|---|---|---|---|---|",
+        f"| id | where in the paper | claim | informative / all cells | headroom |{col} verdict |",
+        f"|---|---|---|---|---|{sep}---|",
     ]
     for c in doc["claims"]:
         if c["section"] == "paper":
             lines.append(
                 f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | {informative_text(c)} | "
-                f"{_readme_headroom(c)} | **{c['verdict']}** |"
+                f"{_readme_headroom(c)} |"
+                + (f" {seeds_text(c)} |" if seeded else "")
+                + f" **{c['verdict']}** |"
             )
     lines += [
         "",
@@ -448,13 +469,17 @@ def readme_summary(doc: Mapping) -> str:
         f"test; not verdicts on the paper): {f['PASS']} hold, {f['FAIL']} do not hold, "
         f"{f['INCONCLUSIVE']} undecided.",
         "",
-        "| id | finding | cells | result |",
-        "|---|---|---|---|",
+        f"| id | finding | cells |{col} result |",
+        f"|---|---|---|{sep}---|",
     ]
     for c in doc["claims"]:
         if c["section"] == "beyond":
             word = FINDING_WORD.get(c["verdict"], c["verdict"])
-            lines.append(f"| `{c['id']}` | {c['title']} | {len(c['cells'])} | {word} |")
+            lines.append(
+                f"| `{c['id']}` | {c['title']} | {len(c['cells'])} |"
+                + (f" {seeds_text(c)} |" if seeded else "")
+                + f" {word} |"
+            )
     nt = [c for c in doc["claims"] if c["section"] == "not-tested"]
     lines += [
         "",
