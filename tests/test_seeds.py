@@ -232,6 +232,38 @@ def test_make_replicate_passes_the_tier_the_seeds_and_the_profile():
     ]
 
 
+@pytest.mark.slow
+def test_a_dry_run_of_the_default_tier_plans_only_the_seeded_jobs(tmp_path):
+    """`make replicate SEEDS=1 ARGS=-n` (its command) on the default tier in a fresh copy: the
+    anchor's claims, then seed 1309's simulations, aggregations and its two seeded tables (no
+    exact table, claims or figure), then the anchor's whole run, all dry; nothing is evaluated."""
+    from conftest import copy_repo
+
+    repo = copy_repo(tmp_path / "repo")
+    p = subprocess.run(
+        [sys.executable, "-m", "onlinerank.seeds", "config/config.yaml", "1", "-n", "--quiet", "rules"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert p.returncode == 0, p.stderr[-4000:]
+    calls = [x for x in p.stderr.splitlines() if x.startswith("onlinerank.seeds: -m snakemake")]
+    assert [c.split("--configfile ")[1].split()[0] for c in calls] == [
+        "config/config.yaml",
+        "results/seeds/1309/config.yaml",
+        "config/config.yaml",
+    ]
+    seed_plan = p.stdout.split("This was a dry-run")[1]
+    rules = {
+        line.split()[0] for line in seed_plan.splitlines()[1:] if line.strip() and line.split()[-1].isdigit()
+    }
+    assert {"simulate", "aggregate", "table"} <= rules and not rules & {"claims", "figure", "mutations"}
+    derived = yaml.safe_load((repo / "results" / "seeds" / "1309" / "config.yaml").read_text())
+    assert (derived["seed"], derived["results_dir"]) == (1309, "results/seeds/1309")
+    assert not list((repo / "results").rglob("verdicts.json"))
+
+
 def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -243,11 +275,29 @@ def test_make_replicate_on_the_smoke_tier_with_two_seeds(smoke_run, tmp_path, mo
     smoke run: seeds 1309 and 1310 make only their seeded tables, under results-smoke/seeds/, with
     other numbers than the anchor's; the anchor's tables are untouched; every sampled claim is
     counted at both seeds, every other marked seed-free, in claims.json, claims.md and the README
-    summary."""
+    summary.
+
+    To keep the test cheap the seeds' replicate blocks are simulated beforehand in this process
+    (``run_group_block``, the code of the simulate rule, whose blocks are bit-identical to the
+    rule's: tests/test_workflow.py), which spares 2 x 21 simulate jobs' start-up; Snakemake then
+    takes them as made, and everything after them runs as `make replicate` runs it."""
+    from onlinerank.cells import STAGES, groups_of, run_group_block
+    from onlinerank.config import validate_schema
+    from onlinerank.io import save_results
+
     repo = tmp_path / "repo"
     shutil.copytree(smoke_run, repo, ignore=ignore_for_copy, symlinks=True)
     shutil.copytree(smoke_run / "results-smoke", repo / "results-smoke")
     shutil.copytree(smoke_run / ".snakemake", repo / ".snakemake", ignore=shutil.ignore_patterns("locks"))
+    for seed in (1309, 1310):
+        cfg = seed_config(smoke_file(), seed, "results-smoke")
+        validate_schema(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
+        for stage in STAGES:
+            for g, cells in groups_of(cfg, stage).items():
+                for b in range(cells[0].blocks):
+                    save_results(
+                        run_group_block(cfg, g, b), repo / cfg["results_dir"] / "sim" / g / f"b{b}.npz"
+                    )
     tables = repo / "results-smoke" / "tables"
     before = {p.name: _sha(p) for p in tables.glob("*.csv")}
     p = subprocess.run(
@@ -287,12 +337,12 @@ def test_make_replicate_on_the_smoke_tier_with_two_seeds(smoke_run, tmp_path, mo
     ).stdout
     assert "held at s of S seeds" in readme
     # the verdicts at a seed are the claims of that seed's tables: seed 1309 again, in this process
-    from onlinerank.config import validate_schema
     from onlinerank.seeds import evaluate_seed
 
     monkeypatch.chdir(repo)
     cfg = yaml.safe_load(Path("results-smoke/seeds/1309/config.yaml").read_text())
     validate_schema(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
-    again = evaluate_seed(cfg, "results-smoke", sampled_claims(doc), doc)
+    some = [c for c in sampled_claims(doc) if c in ("thm3.1", "lemma6.1", "thm3.3.binomial")]
+    again = evaluate_seed(cfg, "results-smoke", some, doc)
     saved = json.loads(Path("results-smoke/seeds/1309/verdicts.json").read_text())
-    assert again["claims"] == saved["claims"]
+    assert again["claims"] == [c for c in saved["claims"] if c["id"] in some]
