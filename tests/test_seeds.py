@@ -17,7 +17,7 @@ import yaml
 from conftest import ROOT, ignore_for_copy
 
 from onlinerank.claims import REGISTRY, tables_needed
-from onlinerank.claims.report import claims_markdown, readme_summary, validate_document
+from onlinerank.claims.report import claims_markdown, readme_summary, summary_lines, validate_document
 from onlinerank.claims.seed_verdicts import (
     attach_seed_verdicts,
     load_seed_verdicts,
@@ -163,6 +163,10 @@ def test_held_at_s_of_s_seeds_counts_the_further_seeds_that_agree(tmp_path):
     md = claims_markdown(doc)
     assert "| held at s of S seeds |" in md and "| 1 of 2 (1309: INCONCLUSIVE) |" in md
     assert "rerun at the further root seeds 1309, 1310" in md and "Left out: seed 1311" in md
+    assert summary_lines(doc)[-1] == (
+        "Seeds 1309, 1310: 2 of 3 claims decided on sampled data kept their verdict at every further "
+        "seed; not: b.y (1 of 2)"
+    )
     readme = readme_summary(doc)
     assert "| headroom | held at s of S seeds | verdict |" in readme
     assert "| 2 of 2 | **PASS** |" in readme and "| 2 of 2 | does not hold |" in readme
@@ -179,6 +183,7 @@ def test_without_further_seeds_the_report_has_no_column_and_says_so():
     assert "Every verdict here comes from one root seed (1308)" in seeds_legend(doc)
     assert "The 1 claims decided on sampled data can be rerun" in seeds_legend(doc)
     assert "held at s of S" not in readme_summary(doc)
+    assert not any(line.startswith("Seeds") for line in summary_lines(doc))
     assert sampled_claims(doc) == ["a.x"]
 
 

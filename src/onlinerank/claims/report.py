@@ -16,7 +16,7 @@ from typing import Any, cast
 from ..figures import claim_figures
 from .evidence import claim_digest, claim_evidence, load_changes, registry_digest, theory_link, theory_section
 from .registry import REGISTRY, Claim, Context, stages_of
-from .seed_verdicts import attach_seed_verdicts, seed_kind, seeds_legend, seeds_text
+from .seed_verdicts import attach_seed_verdicts, seed_kind, seeds_legend, seeds_summary, seeds_text
 from .stats import combine_verdicts
 
 __all__ = [
@@ -187,6 +187,9 @@ def summary_lines(doc: Mapping, previous: Mapping | None = None) -> list[str]:
     ]
     if bad:
         lines.append("Not PASS: " + ", ".join(bad))
+    seeds = seeds_summary(doc)
+    if seeds:
+        lines.append(seeds)
     if previous is not None:
         old = {c["id"]: c["verdict"] for c in previous.get("claims", [])}
         changed = [

@@ -40,6 +40,7 @@ __all__ = [
     "attach_seed_verdicts",
     "seeds_text",
     "seeds_legend",
+    "seeds_summary",
 ]
 
 #: the folder of the further seeds' runs under a tier's results directory
@@ -208,4 +209,23 @@ def seeds_legend(doc: Mapping) -> str:
         "with the seeds that differ. *Exact, seed-free*: decided only on exact quantities, the same "
         "at every seed; *wall clock, seed-free*: the timing claims, which read timings, not the "
         "seed (their run-to-run spread is in their intervals)." + ignored
+    )
+
+
+def seeds_summary(doc: Mapping) -> str | None:
+    """The end-of-run line on the further seeds (None without them): how many sampled claims held
+    at every further seed, and those that did not with their counts."""
+    further = (doc["meta"].get("seeds") or {}).get("further")
+    if not further:
+        return None
+    counted = [c for c in doc["claims"] if (c.get("seeds") or {}).get("of")]
+    shaky = [
+        f"{c['id']} ({c['seeds']['held']} of {c['seeds']['of']})"
+        for c in counted
+        if c["seeds"]["held"] < c["seeds"]["of"]
+    ]
+    return (
+        f"Seeds {', '.join(map(str, further))}: {len(counted) - len(shaky)} of {len(counted)} claims "
+        "decided on sampled data kept their verdict at every further seed"
+        + (f"; not: {', '.join(shaky)}" if shaky else "")
     )
