@@ -226,6 +226,19 @@ def test_make_replicate_passes_the_tier_the_seeds_and_the_profile():
         return cmd.split()[1:]
 
     assert line("SEEDS=4") == ["-m", "onlinerank.seeds", "config/config.yaml", "4"]
+    # every `make replicate` line of the usage page and the README, as make -n prints it
+    docs = (ROOT / "docs" / "usage.md").read_text() + (ROOT / "README.md").read_text()
+    commands = {
+        x.split("#")[0].strip().strip("`") for x in docs.splitlines() if x.startswith("make replicate")
+    }
+    commands |= {"make replicate SEEDS=4"}  # the README's line, inside its sentence
+    assert len(commands) >= 4, commands
+    for command in sorted(commands):
+        words = dict(w.split("=", 1) for w in command.split()[2:])
+        want = [words.get("CONFIG", "config/config.yaml"), words["SEEDS"]]
+        want += ["--workflow-profile", words["PROFILE"]] if "PROFILE" in words else []
+        want += [words["ARGS"]] if "ARGS" in words else []
+        assert line(*command.split()[2:]) == ["-m", "onlinerank.seeds", *want], command
     assert line("SEEDS=2", "CONFIG=config/smoke.yaml", "PROFILE=workflow/profiles/slurm", "ARGS=-n") == [
         "-m",
         "onlinerank.seeds",
