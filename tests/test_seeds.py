@@ -272,7 +272,11 @@ def test_a_dry_run_of_the_default_tier_plans_only_the_seeded_jobs(tmp_path):
         "results/seeds/1309/config.yaml",
         "config/config.yaml",
     ]
-    seed_plan = p.stdout.split("This was a dry-run")[1]
+    # each Snakemake call's output starts with its command line
+    (seed_plan,) = [
+        x for x in p.stdout.split("Command: ")[1:] if "results/seeds/1309/config.yaml" in x.splitlines()[0]
+    ]
+    assert "This was a dry-run" in seed_plan
     rules = {
         line.split()[0] for line in seed_plan.splitlines()[1:] if line.strip() and line.split()[-1].isdigit()
     }

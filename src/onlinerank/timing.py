@@ -42,7 +42,7 @@ __all__ = [
     "main",
 ]
 
-#: the environment of every timing process: BLAS on one thread.  PermELearn's update is numpy
+#: the environment of every timing process, BLAS on one thread.  PermELearn's update is numpy
 #: matrix work; with a thread pool it competes with the other jobs of a run and slows 5-10x,
 #: erratically, on a busy machine (the OnlineRank round is single-threaded compiled code)
 BLAS_ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}

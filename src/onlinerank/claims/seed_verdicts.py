@@ -45,7 +45,7 @@ __all__ = [
 
 #: the folder of the further seeds' runs under a tier's results directory
 SEEDS_DIR = "seeds"
-#: tables of wall-clock measurements: they vary from run to run, not with the seed
+#: the tables of wall-clock measurements, which vary from run to run and not with the seed
 WALL_CLOCK_TABLES = frozenset({"runtime"})
 #: the column's text for the claims that are not rerun
 KIND_TEXT = {"exact": "exact, seed-free", "wall clock": "wall clock, seed-free"}
@@ -215,7 +215,7 @@ def seeds_legend(doc: Mapping) -> str:
 def seeds_summary(doc: Mapping) -> str | None:
     """The end-of-run line on the further seeds (None without them): how many sampled claims held
     at every further seed, and those that did not with their counts."""
-    further = (doc["meta"].get("seeds") or {}).get("further")
+    further = (doc.get("meta", {}).get("seeds") or {}).get("further")
     if not further:
         return None
     counted = [c for c in doc["claims"] if (c.get("seeds") or {}).get("of")]
