@@ -47,11 +47,15 @@ def test_the_seeded_tables_are_the_simulations_and_the_sampled_checks():
     }
 
 
-def test_a_claims_kind_follows_its_tables_and_its_stream(smoke_config):
-    """Sampled: reads a seeded table or draws from its named stream; wall clock: reads the
-    timings; exact: the rest."""
-    assert seed_kind(REGISTRY["thm3.1"], smoke_config, False) == "sampled"
-    assert seed_kind(REGISTRY["thm3.3.binomial"], smoke_config, False) == "sampled"
+def test_a_claims_kind_follows_its_tables_its_stream_and_its_cells(smoke_config):
+    """Sampled: draws from its named stream, or reads a seeded table and has a cell with width;
+    wall clock: reads the timings; exact: the rest (a seeded table whose cells are all exact,
+    e.g. every replicate equal against a deterministic adversary, included)."""
+    wide, exact = [{"lo": 0.1, "hi": 0.2}, {"lo": 0.3, "hi": 0.3}], [{"lo": 0.3, "hi": 0.3}]
+    assert seed_kind(REGISTRY["thm3.1"], smoke_config, False, wide) == "sampled"
+    assert seed_kind(REGISTRY["thm3.1"], smoke_config, False, exact) == "exact"
+    assert seed_kind(REGISTRY["thm3.1"], smoke_config, True, exact) == "sampled"  # drew
+    assert seed_kind(REGISTRY["thm3.3.binomial"], smoke_config, False, wide) == "sampled"
     assert seed_kind(REGISTRY["thm3.1.worst_case"], smoke_config, False) == "exact"
     assert seed_kind(REGISTRY["thm3.1.worst_case"], smoke_config, True) == "sampled"  # drew
     assert seed_kind(REGISTRY["sec4.runtime"], smoke_config, False) == "wall clock"
@@ -348,6 +352,8 @@ def test_make_replicate_on_the_smoke_tier_with_two_seeds(smoke_run, tmp_path, mo
             assert c["seeds"]["held"] == sum(v == c["verdict"] for v in c["seeds"]["verdicts"].values())
     assert kinds["thm3.1"] == kinds["sec2.offline"] == kinds["lemma6.1"] == "sampled"
     assert kinds["thm3.1.worst_case"] == "exact" and kinds["sec4.runtime"] == "wall clock"
+    # the greedy adversary is deterministic and the expected losses exact: every cell exact
+    assert kinds["beyond.greedy"] == "exact"
     md = (repo / "results-smoke" / "figures" / "claims.md").read_text()
     assert "held at s of S seeds" in md and "exact, seed-free" in md and "wall clock, seed-free" in md
     readme = subprocess.run(

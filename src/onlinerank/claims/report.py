@@ -99,7 +99,7 @@ def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha:
     if not cells:
         return {**rec, "verdict": "NOT RUN", "reason": "the configured grid has no cell for this claim"}
     rec["cells"] = cells
-    rec["seeds"] = {"kind": seed_kind(c, config, ctx.drew)}
+    rec["seeds"] = {"kind": seed_kind(c, config, ctx.drew, cells)}
     rec["verdict"] = combine_verdicts([x["verdict"] for x in cells])
     rec["evidence"] = claim_evidence(cells)
     return rec

@@ -3,12 +3,15 @@ the claims document's column *held at s of S seeds* (design §verdicts).
 
 A claim is
 
-* ``sampled`` when it reads a table whose numbers depend on the seed (:func:`seeded_tables`: the
-  simulation tables, the sampled Lemma 6.1 check, the Monte Carlo of item frequencies) or draws
-  from its own named stream (``Context.rng``: a bootstrap, random test instances): another seed
-  gives other data and may give another verdict;
+* ``sampled`` when it draws from its own named stream (``Context.rng``: a bootstrap, random test
+  instances), or reads a table whose numbers depend on the seed (:func:`seeded_tables`: the
+  simulation tables, the sampled Lemma 6.1 check, the Monte Carlo of item frequencies) and has a
+  cell with an interval of non-zero width: another seed gives other data and may give another
+  verdict;
 * ``exact`` when it reads only tables computed exactly from the config (closed forms, exact sums,
-  the exact dynamic program, the symbolic decisions): the same at every seed;
+  the exact dynamic program, the symbolic decisions), or reads seeded tables but every cell is
+  exact (a zero-width interval: replicates that are all equal, as against a deterministic
+  adversary with exact expected losses, are equal at every seed): the same at every seed;
 * ``wall clock`` when it reads the timings: they vary from run to run, never with the seed (their
   run-to-run spread is in the claims' intervals: :mod:`onlinerank.claims.runtime`).
 
@@ -71,11 +74,12 @@ def tables_read(c: Claim, config: Mapping) -> set[str]:
     return set(c.reads) | {t for t in c.optional if TABLE_STAGE[t] in present}
 
 
-def seed_kind(c: Claim, config: Mapping, drew: bool) -> str:
+def seed_kind(c: Claim, config: Mapping, drew: bool, cells: Sequence[Mapping] = ()) -> str:
     """``sampled``, ``exact`` or ``wall clock`` (the module docstring) for claim ``c`` evaluated
-    under ``config``; ``drew``: whether its builder drew from its named stream."""
+    under ``config`` into ``cells``; ``drew``: whether its builder drew from its named stream."""
     read = tables_read(c, config)
-    if drew or read & seeded_tables():
+    exact = all(x["lo"] == x["hi"] for x in cells)
+    if drew or (read & seeded_tables() and not exact):
         return "sampled"
     if read & WALL_CLOCK_TABLES:
         return "wall clock"
