@@ -21,7 +21,7 @@ NOTEBOOK_ARGS ?=
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .DEFAULT_GOAL := figures
-.PHONY: figures figure report report-smoke test bench lint clean smoke unlock notebook lock help docs
+.PHONY: figures figure report report-smoke test bench lint clean smoke unlock notebook lock help docs replicate
 
 # the tier of `make figure`, `make unlock` and `make report`: the default tier unless
 # CONFIG=config/smoke.yaml (or any config file) names another
@@ -70,6 +70,17 @@ figure: $(VENV)/.installed-workflow           ## one figure: make figure NAME=re
 
 unlock: $(VENV)/.installed-workflow           ## after an interrupted run: remove its lock (make unlock [CONFIG=...])
 	$(BIN)/snakemake --configfile $(CONFIG) --unlock
+
+# `make replicate SEEDS=4` reruns every claim decided on sampled data at 4 further root seeds
+# (seed + 1 ... seed + 4, each under <results_dir>/seeds/<seed>/; the anchor run is not touched)
+# and adds the column "held at s of S seeds" to the tier's claims report.  CONFIG=... selects the
+# tier, PROFILE=workflow/profiles/slurm sends the jobs to SLURM, ARGS=-n makes it a dry run.
+SEEDS ?= 4
+PROFILE ?=
+ARGS ?=
+replicate: $(VENV)/.installed-workflow        ## claims on sampled data at further seeds: make replicate SEEDS=4 [CONFIG=...] [PROFILE=...]
+	@$(CHECK_LOCK) $(CONFIG)
+	$(BIN)/python -m onlinerank.seeds $(CONFIG) $(SEEDS) $(if $(PROFILE),--workflow-profile $(PROFILE)) $(ARGS)
 
 # `make report` for the default tier, `make report CONFIG=config/smoke.yaml` for another tier:
 # the report is written into that tier's results directory

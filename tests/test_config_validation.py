@@ -82,6 +82,10 @@ CASES = {
         _set(["runtime", "repeats"], 4),
         ["runtime.repeats", "minimum of 5", "4"],
     ),
+    "one timing process": (
+        _set(["runtime", "processes"], 1),
+        ["runtime.processes", "minimum of 2", "1"],
+    ),
     "removed runtime threshold": (
         _set(["runtime", "onlinerank_max_exponent"], 1.5),
         ["runtime.onlinerank_max_exponent", "unknown key"],

@@ -246,11 +246,19 @@ def tables() -> dict[str, list[dict]]:
         )
     ]
     t["runtime"] = [
-        {"learner": lab, "name": name, "n": n, "part": part, "repeat": rep, "seconds_per_round": s}
+        {
+            "learner": lab,
+            "name": name,
+            "n": n,
+            "part": part,
+            "process": rep // 2,
+            "repeat": rep,
+            "seconds_per_round": s,
+        }
         for lab, name, e in (("onlinerank-pl", "onlinerank", 1.1), ("permelearn", "permelearn", 2.0))
         for part in ("round", "update", *(("sweep",) if name == "permelearn" else ()))
         for n in (4, 300, 1000)
-        for rep in range(3)
+        for rep in range(4)
         for s in (1e-6 * n**e * (1 + 0.1 * rep),)
     ]
     cells = [
@@ -423,6 +431,7 @@ def test_runtime_fits_slopes_and_draws_the_references(drawn):
     assert "∝ n log n" in labels and "∝ n²" in labels
     legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert any("slope 1.10" in text for text in legend), legend  # the synthetic n^1.1 timings
+    assert "median of 4 timings (2 processes × 2 repeats)" in fig.get_suptitle()
 
 
 def test_bound_comparison_draws_the_infimum_and_the_limit(drawn, tables):

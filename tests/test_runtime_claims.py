@@ -1,6 +1,6 @@
-"""The timing claims (onlinerank.claims.runtime) on synthetic runtime tables with known laws and
-log-normal noise between the repeats (fixed seeds): verdicts, intervals that are never zero width,
-and methods that say how the interval was made."""
+"""The timing claims (onlinerank.claims.runtime) on synthetic runtime tables with known laws,
+log-normal noise between the repeats and a per-process factor (fixed seeds): verdicts, intervals
+over the processes that are never zero width, and methods that say how the interval was made."""
 
 import copy
 import math
@@ -27,27 +27,35 @@ def config():
     return cfg
 
 
-def table(onlinerank, seed, sigma=0.1, repeats=5):
+def table(onlinerank, seed, sigma=0.1, repeats=5, processes=4, tau=0.05):
     """Rows as :func:`onlinerank.timing.runtime_rows` makes them: OnlineRank's round takes
     ``onlinerank(n)`` seconds, PermELearn's sweep 1e-8 n² (4 sweeps per update), its first
-    Birkhoff step 1e-9 n³ (timed up to n = 1000); every timing times exp(sigma N(0, 1))."""
+    Birkhoff step 1e-9 n³ (timed up to n = 1000); every timing times exp(sigma N(0, 1)), and every
+    timing of a process and learner times (n / 300)^(tau N(0, 1)) (what a process shares)."""
     rng = np.random.default_rng(seed)
     rows = []
+    tilt = {}
 
     def add(label, name, n, part, law, sweeps=math.nan):
-        for rep in range(repeats):
-            rows.append(
-                {
-                    "learner": label,
-                    "name": name,
-                    "n": n,
-                    "part": part,
-                    "repeat": rep,
-                    "seconds_per_round": law * float(np.exp(sigma * rng.standard_normal())),
-                    "rounds_timed": 10,
-                    "sweeps_per_round": sweeps,
-                }
-            )
+        for p in range(processes):
+            if (label, p) not in tilt:
+                tilt[(label, p)] = tau * rng.standard_normal()
+            for rep in range(repeats):
+                rows.append(
+                    {
+                        "learner": label,
+                        "name": name,
+                        "n": n,
+                        "part": part,
+                        "process": p,
+                        "repeat": p * repeats + rep,
+                        "seconds_per_round": law
+                        * (n / 300) ** tilt[(label, p)]
+                        * float(np.exp(sigma * rng.standard_normal())),
+                        "rounds_timed": 10,
+                        "sweeps_per_round": sweeps,
+                    }
+                )
 
     for label in ("onlinerank-pl", "onlinerank-qs"):
         for n in N_OR:
@@ -117,20 +125,56 @@ def test_a_timing_cell_is_never_zero_width_and_says_how(seed, config):
         for c in rec["cells"]:
             assert c["lo"] < c["hi"], (cid, c["cell"], c["lo"], c["hi"])
             assert c["lo"] <= c["value"] <= c["hi"]
-            assert "5 timing repeats" in c["method"] or "5/5 timing repeats" in c["method"], c["method"]
-            assert "percentile interval" in c["method"] and "bootstrap over repeats" in c["method"]
-            assert c["reps"] == 5
+            assert "4 timing processes × 5 repeats" in c["method"], c["method"]
+            assert "Student-t interval" in c["method"] and "random effects over processes" in c["method"]
+            assert "with 3 degrees of freedom" in c["method"]
+            assert c["reps"] == 4 and len(c["params"]["processes"]) == 4
+
+
+def test_the_value_is_the_mean_over_processes_and_the_interval_a_t_interval(config):
+    """sec4.runtime's cell, recomputed from the rows by hand: each process's least-squares slope
+    of log(median / (n ln n)) on log n, their mean, mean ± t(1 - 0.05/4; 3) s / 2 (two samplers:
+    Bonferroni level 0.975; 4.176535 from the tables of Student t)."""
+    rows = table(lambda n: 2e-8 * n * math.log(n), 8)
+    rec = cells("sec4.runtime", rows, config)
+    (pl,) = [c for c in rec["cells"] if c["params"]["learner"] == "onlinerank-pl"]
+    ns = np.array([n for n in N_OR if n >= 1000], float)
+    per = []
+    for p in range(4):
+        med = [
+            np.median(
+                [
+                    r["seconds_per_round"]
+                    for r in rows
+                    if r["learner"] == "onlinerank-pl" and r["n"] == n and r["process"] == p
+                ]
+            )
+            for n in ns
+        ]
+        per.append(np.polyfit(np.log(ns), np.log(np.array(med) / (ns * np.log(ns))), 1)[0])
+    assert pl["params"]["processes"] == pytest.approx(per, abs=1e-12)
+    half = 4.176535 * np.std(per, ddof=1) / 2
+    assert (pl["value"], pl["lo"], pl["hi"]) == pytest.approx(
+        (np.mean(per), np.mean(per) - half, np.mean(per) + half), abs=1e-6
+    )
 
 
 def test_the_intervals_are_simultaneous_over_the_cells(config):
     """Bonferroni: two OnlineRank samplers, each interval at 1 - 0.05/2; the speedup's three n at
-    1 - 0.05/3; the bootstrap draws come from the claim's named streams (same table: same cells)."""
+    1 - 0.05/3; no random draws (same table: same cells)."""
     rows = table(lambda n: 2e-8 * n * math.log(n), 7)
     rec = cells("sec4.runtime", rows, config)
-    assert all("97.50% percentile interval" in c["method"] for c in rec["cells"])
+    assert all("97.50% Student-t interval" in c["method"] for c in rec["cells"])
     assert all(
-        "98.33% percentile interval" in c["method"]
+        "98.33% Student-t interval" in c["method"]
         for c in cells("beyond.runtime.speedup", rows, config)["cells"]
     )
     again = cells("sec4.runtime", rows, config)
     assert [(c["lo"], c["hi"]) for c in again["cells"]] == [(c["lo"], c["hi"]) for c in rec["cells"]]
+
+
+def test_a_runtime_table_without_processes_is_refused(config):
+    """A table of the earlier format (no ``process`` column) names the missing column."""
+    rows = [{k: v for k, v in r.items() if k != "process"} for r in table(lambda n: 1e-6 * n, 9)]
+    with pytest.raises(ValueError, match=r"lacks columns \['process'\]"):
+        cells("sec4.runtime", rows, config)

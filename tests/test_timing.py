@@ -1,14 +1,22 @@
-"""onlinerank.timing: which parts of a round are timed for which n and how often, the exponent fits
-and their intervals from the repeats (on synthetic timings with known laws and noise), and
-argument checks (the measured numbers are wall clock: only their structure is tested)."""
+"""onlinerank.timing: which parts of a round are timed for which n, how often and in how many
+processes, the exponent fits and their intervals over the processes (on synthetic timings with
+known laws, process effects and noise), argument checks, and two real timing runs whose exponents
+lie within each other's intervals (the measured numbers are wall clock: that test states its
+statistical tolerance)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from onlinerank.timing import per_round_seconds, repeat_seconds, runtime_rows
-from onlinerank.timing_fits import excess_exponent, fit_exponent, repeat_exponent, repeat_ratio
+from onlinerank.timing import per_round_seconds, process_rows, repeat_seconds, runtime_rows
+from onlinerank.timing_fits import (
+    excess_exponent,
+    fit_exponent,
+    process_exponent,
+    process_ratio,
+    student_t_quantile,
+)
 
 
 def test_fit_exponent_recovers_a_power_law():
@@ -51,8 +59,16 @@ def test_repeat_seconds_keeps_the_repeats_apart():
     assert math.isnan(pr["sample"]) and math.isnan(pr["sweeps"])
 
 
-def test_runtime_rows_time_the_parts_each_n_allows():
+def _settings(sec: dict):
+    from onlinerank.config import load_settings
+
     learners = {"pl": {"name": "onlinerank"}, "pe": {"name": "permelearn"}}
+    return load_settings(
+        {"seed": 0, "learners": learners, "adversaries": {"u": {"name": "uniform"}}, "runtime": sec}
+    )
+
+
+def test_runtime_rows_time_the_parts_each_n_allows():
     sec = {
         "learners": ["pl", "pe"],
         "n": [4, 6, 8, 10],
@@ -61,29 +77,29 @@ def test_runtime_rows_time_the_parts_each_n_allows():
         "max_partial_sample_n": {"pe": 6},  # pe: first step only at n = 6, update only beyond
         "seconds_per_point": 0.002,
         "repeats": 5,
+        "processes": 2,
     }
-    from onlinerank.config import load_settings
-
-    settings = load_settings(
-        {"seed": 0, "learners": learners, "adversaries": {"u": {"name": "uniform"}}, "runtime": sec}
-    )
+    settings = _settings(sec)
     rows = runtime_rows(settings.learners, settings.runtime)
     parts: dict[tuple[str, int], list[str]] = {}
-    reps: dict[tuple[str, int, str], list[int]] = {}
+    reps: dict[tuple[str, int, str], list[tuple[int, int]]] = {}
     for r in rows:
         key = (r["learner"], r["n"])
         if r["part"] not in parts.setdefault(key, []):
             parts[key].append(r["part"])
-        reps.setdefault((*key, r["part"]), []).append(r["repeat"])
+        reps.setdefault((*key, r["part"]), []).append((r["process"], r["repeat"]))
     assert parts[("pl", 4)] == ["update", "sample", "round"]
     assert parts[("pl", 6)] == parts[("pl", 8)] == ["update"]
     assert ("pl", 10) not in parts
     assert parts[("pe", 4)] == ["update", "sample", "round", "sweep"]
     assert parts[("pe", 6)] == ["update", "sample_first_step", "round_lower", "sweep"]
     assert parts[("pe", 8)] == parts[("pe", 10)] == ["update", "sweep"]
-    assert all(v == [0, 1, 2, 3, 4] for v in reps.values())  # five separate timings of every part
+    # five separate timings of every part in each of the two processes, numbered over both
+    want = [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (1, 5), (1, 6), (1, 7), (1, 8), (1, 9)]
+    assert all(v == want for v in reps.values())
+    assert [r["learner"] for r in rows] == sorted((r["learner"] for r in rows), key=["pl", "pe"].index)
     by = {(r["learner"], r["n"], r["part"], r["repeat"]): r for r in rows}
-    for rep in range(5):
+    for rep in range(10):
         for lab, n, whole in (("pl", 4, "round"), ("pe", 4, "round"), ("pe", 6, "round_lower")):
             first = "sample" if whole == "round" else "sample_first_step"
             total = (
@@ -97,10 +113,49 @@ def test_runtime_rows_time_the_parts_each_n_allows():
         )
     for r in rows:
         assert r["seconds_per_round"] > 0 and 2 <= r["rounds_timed"] <= 2000
-        assert r["name"] == learners[r["learner"]]["name"]
+        assert r["name"] == settings.learners[r["learner"]].name
         assert math.isnan(r["sweeps_per_round"]) == (r["learner"] == "pl")
     # the repeats are separate timings, not copies of one
-    assert len({by[("pe", 8, "update", rep)]["seconds_per_round"] for rep in range(5)}) > 1
+    assert len({by[("pe", 8, "update", rep)]["seconds_per_round"] for rep in range(10)}) > 1
+
+
+def test_a_process_times_its_points_in_alternating_order(monkeypatch):
+    """Even processes time the n of a learner upwards, odd ones downwards (a drift of the machine's
+    speed then tilts their exponents in opposite directions); the rows carry the process."""
+    import onlinerank.timing as timing
+
+    seen: list[tuple[int, int]] = []
+
+    def fake(spec, n, rounds, repeats=3, seed=0, sample=True):
+        seen.append((n, repeats))
+        return {"update": 1.0, "sample": 1.0, "sweeps": math.nan}
+
+    monkeypatch.setattr(timing, "per_round_seconds", fake)
+    monkeypatch.setattr(
+        timing,
+        "repeat_seconds",
+        lambda spec, n, rounds, repeats, seed=0, sample=True: {
+            "update": np.ones(repeats),
+            "sample": np.ones(repeats),
+            "sweeps": np.full(repeats, math.nan),
+        },
+    )
+    sec = _settings({"learners": ["pl"], "n": [300, 4, 50], "repeats": 5}).runtime
+    up = process_rows({"pl": {"name": "onlinerank"}}, sec, process=2)
+    assert [n for n, _ in seen] == [4, 50, 300]
+    seen.clear()
+    down = process_rows({"pl": {"name": "onlinerank"}}, sec, process=3)
+    assert [n for n, _ in seen] == [300, 50, 4]
+    assert {r["process"] for r in up} == {2} and {r["process"] for r in down} == {3}
+    assert [r["repeat"] for r in up if r["n"] == 4 and r["part"] == "update"] == [0, 1, 2, 3, 4]
+
+
+def test_a_failing_timing_process_names_itself(monkeypatch):
+    """A timing process that fails stops the table with its stderr, not with a half table."""
+    sec = _settings({"learners": ["pl"], "n": [4, 6], "repeats": 5, "seconds_per_point": 0.001})
+    monkeypatch.setattr("sys.executable", "/bin/false")
+    with pytest.raises(RuntimeError, match="timing process 0 failed"):
+        runtime_rows(sec.learners, sec.runtime)
 
 
 # ---- the statistics of the timing claims, on synthetic timings with known laws and noise ----
@@ -108,9 +163,17 @@ def test_runtime_rows_time_the_parts_each_n_allows():
 GRID = np.array([1000, 2000, 3000, 10000, 30000, 100000])
 
 
-def synthetic(law, rng, repeats=5, sigma=0.1):
-    """``repeats`` timings per n of ``law(n)`` with multiplicative log-normal noise (median 1)."""
-    return [law(n) * np.exp(sigma * rng.standard_normal(repeats)) for n in GRID]
+def synthetic(law, rng, processes=4, repeats=5, sigma=0.1, tau=0.0):
+    """``processes`` timing processes of ``repeats`` timings per n of ``law(n)``: multiplicative
+    log-normal noise of sd ``sigma`` per timing, and per process a random tilt of the exponent
+    (normal, sd ``tau``: what a process shares over all its timings)."""
+    out = []
+    for _ in range(processes):
+        tilt = tau * rng.standard_normal()
+        out.append(
+            [law(n) * (n / GRID[0]) ** tilt * np.exp(sigma * rng.standard_normal(repeats)) for n in GRID]
+        )
+    return out
 
 
 def test_excess_exponent_is_the_slope_beyond_n_log_n():
@@ -124,69 +187,135 @@ def test_excess_exponent_is_the_slope_beyond_n_log_n():
     assert 0.85 < ls < 0.92
 
 
-def test_repeat_exponent_passes_n_log_n_and_fails_a_quadratic_round():
-    """sec4.runtime's test (excess exponent <= 0.5) on timings with 10% noise, fixed seeds."""
+def test_process_exponent_is_the_mean_of_the_processes_fits_with_a_student_t_interval():
+    """The value is the mean of each process's fit to its per-n medians (numpy's polyfit here), the
+    interval mean ± t(0.975; P-1) s / sqrt(P) (the t quantile from its tabulated value)."""
+    procs = synthetic(lambda n: 2e-8 * n * np.log(n), np.random.default_rng(1), tau=0.05)
+    fit = process_exponent(GRID, procs, 0.95, excess=True)
+    per = [
+        np.polyfit(np.log(GRID), np.log([np.median(r) for r in p] / (GRID * np.log(GRID))), 1)[0]
+        for p in procs
+    ]
+    assert fit["per_process"] == pytest.approx(per, abs=1e-12)
+    assert fit["estimate"] == pytest.approx(np.mean(per), abs=1e-12)
+    assert student_t_quantile(0.95, 3) == pytest.approx(3.182446, abs=1e-6)  # tables of Student t
+    half = 3.182446 * np.std(per, ddof=1) / 2
+    assert (fit["lo"], fit["hi"]) == pytest.approx((np.mean(per) - half, np.mean(per) + half), abs=1e-6)
+    assert (fit["processes"], fit["df"], fit["level"]) == (4, 3, 0.95)
+    raw = process_exponent(GRID, synthetic(lambda n: 1e-9 * n**2, np.random.default_rng(3)), 0.975)
+    assert raw["estimate"] == pytest.approx(2.0, abs=0.05)  # without ``excess``: of the seconds
+
+
+def test_process_exponent_passes_n_log_n_and_fails_a_quadratic_round():
+    """sec4.runtime's test (excess exponent <= 0.5) on timings with 10% noise and process tilts of
+    sd 0.05, fixed seeds."""
     thr = 0.5
-    fit = repeat_exponent(
-        GRID,
-        synthetic(lambda n: 2e-8 * n * np.log(n), np.random.default_rng(1)),
-        np.random.default_rng(2),
-        0.975,
-        excess=True,
+    fit = process_exponent(
+        GRID, synthetic(lambda n: 2e-8 * n * np.log(n), np.random.default_rng(1), tau=0.05), 0.975, True
     )
     assert fit["lo"] < fit["estimate"] < fit["hi"] <= thr  # PASS, and not zero width
-    assert abs(fit["estimate"]) < 0.05
-    quad = repeat_exponent(
-        GRID,
-        synthetic(lambda n: 1e-9 * n**2, np.random.default_rng(3)),
-        np.random.default_rng(4),
-        0.975,
-        excess=True,
+    assert abs(fit["estimate"]) < 0.1
+    quad = process_exponent(
+        GRID, synthetic(lambda n: 1e-9 * n**2, np.random.default_rng(3), tau=0.05), 0.975, True
     )
     assert thr < quad["lo"] < quad["estimate"] < quad["hi"]  # FAIL
-    assert quad["estimate"] == pytest.approx(0.89, abs=0.05)
-    # without ``excess``: the exponent of the seconds themselves
-    raw = repeat_exponent(
-        GRID, synthetic(lambda n: 1e-9 * n**2, np.random.default_rng(3)), np.random.default_rng(4), 0.975
-    )
-    assert raw["estimate"] == pytest.approx(2.0, abs=0.05)
+    assert quad["estimate"] == pytest.approx(0.89, abs=0.1)
 
 
-def coverage(repeats, seed, tables=200):
-    """How often the 95% interval of :func:`repeat_exponent` covers the true excess exponent 0.1 of
-    t = c n^1.1 ln n with log-normal noise of sd 0.2, and the estimates."""
+def coverage(tau, seed, tables=400, processes=4):
+    """How often the 95% interval of :func:`process_exponent` covers the true excess exponent 0.1
+    of t = c n^1.1 ln n with log-normal noise of sd 0.2 per timing and process tilts of sd
+    ``tau``, and how often the same interval made of one process's repeats only (the repeats as if
+    they were processes: what an interval from one process sees) covers it."""
     rng = np.random.default_rng(seed)
-    hits, est = 0, []
+    hits = one = 0
+    est = []
     for _ in range(tables):
-        law = synthetic(lambda n: 1e-8 * n**1.1 * np.log(n), rng, repeats=repeats, sigma=0.2)
-        fit = repeat_exponent(GRID, law, rng, 0.95, draws=1000, excess=True)
+        procs = synthetic(lambda n: 1e-8 * n**1.1 * np.log(n), rng, processes, sigma=0.2, tau=tau)
+        fit = process_exponent(GRID, procs, 0.95, excess=True)
         hits += fit["lo"] <= 0.1 <= fit["hi"]
         est.append(fit["estimate"])
-    return hits, np.array(est)
+        alone = process_exponent(GRID, [[[r[i]] for r in procs[0]] for i in range(5)], 0.95, True)
+        one += alone["lo"] <= 0.1 <= alone["hi"]
+    return hits, one, np.array(est)
 
 
-def test_repeat_exponent_interval_covers_the_true_exponent():
-    """With 5 repeats the 95% interval covers the true exponent in at least 95% of 200 synthetic
-    tables (fixed seed) and the estimate is unbiased (mean within 3 standard errors of 0.1).  With
-    2 repeats it does not reach 95% (the reason for runtime.repeats >= 5; config/README.md)."""
-    hits, est = coverage(5, 20240611)
-    assert hits >= 190, hits
+def test_the_interval_over_processes_covers_the_true_exponent_despite_process_effects():
+    """With process tilts of sd 0.1 (the run-to-run variation, twice the repeat noise's effect on
+    a fit) the 95% interval over 4 processes covers the true exponent in 95% of 400 synthetic
+    tables within binomial error (at least 367 = 380 - 3 x 4.36, the binomial sd), and the
+    estimate is unbiased (mean within 3 standard errors of 0.1); an interval made of the repeats
+    of one process covers it far less often (fewer than 300), which is why the timings run in
+    several processes."""
+    hits, one, est = coverage(0.1, 20240611)
+    assert hits >= 367, hits
     assert abs(est.mean() - 0.1) < 3 * est.std() / np.sqrt(est.size)
-    hits2, _ = coverage(2, 1)
-    assert hits2 < 190, hits2
+    assert one < 300, one
 
 
-def test_repeat_ratio_is_the_ratio_of_medians_with_a_repeat_interval():
+def test_process_ratio_is_the_geometric_mean_of_the_processes_ratios():
     rng = np.random.default_rng(5)
-    num, den = 0.5 * np.exp(0.1 * rng.standard_normal(5)), 1e-4 * np.exp(0.1 * rng.standard_normal(5))
-    r = repeat_ratio(num, den, np.random.default_rng(6), 0.95)
-    assert r["estimate"] == pytest.approx(np.median(num) / np.median(den), rel=1e-12)
+    num = [0.5 * np.exp(0.1 * rng.standard_normal(5)) for _ in range(4)]
+    den = [1e-4 * np.exp(0.1 * rng.standard_normal(5)) for _ in range(4)]
+    r = process_ratio(num, den, 0.95)
+    logs = [np.log(np.median(a) / np.median(b)) for a, b in zip(num, den, strict=True)]
+    assert r["per_process"] == pytest.approx(np.exp(logs), rel=1e-12)
+    assert r["estimate"] == pytest.approx(np.exp(np.mean(logs)), rel=1e-12)
+    half = 3.182446 * np.std(logs, ddof=1) / 2
+    assert r["lo"] == pytest.approx(np.exp(np.mean(logs) - half), rel=1e-6)
+    assert r["hi"] == pytest.approx(np.exp(np.mean(logs) + half), rel=1e-6)
     assert r["lo"] < r["estimate"] < r["hi"]
-    assert r["lo"] >= num.min() / den.max() and r["hi"] <= num.max() / den.min()  # ratios of repeats
 
 
-def test_one_timing_gives_no_interval():
+def test_one_process_gives_no_interval():
     with pytest.raises(ValueError, match="needs >= 2"):
-        repeat_exponent([1000, 2000], [[1.0], [2.0, 2.1]], np.random.default_rng(0))
+        process_exponent([1000, 2000], [[[1.0, 1.1], [2.0, 2.1]]])
     with pytest.raises(ValueError, match="two or more n"):
-        repeat_exponent([1000], [[1.0, 1.1]], np.random.default_rng(0))
+        process_exponent([1000], [[[1.0]], [[1.1]]])
+    with pytest.raises(ValueError, match="process 1 has timings at 1 n, not 2"):
+        process_exponent([1000, 2000], [[[1.0], [2.0]], [[1.0]]])
+    with pytest.raises(ValueError, match="2 processes timed the numerator, 1 the denominator"):
+        process_ratio([[1.0], [1.1]], [[1.0]])
+
+
+def test_two_independent_timing_runs_lie_within_each_others_intervals():
+    """The runtime table made twice (each run: 4 fresh processes of 5 repeats, OnlineRank with
+    Plackett-Luce at n = 300, 1000, 3000), and each run's sec4.runtime exponent lies within the
+    other run's interval: the intervals hold the run-to-run variation (the repeats of one process
+    spread by 0.01-0.03, runs by up to 0.2).
+
+    Tolerance: the claim's interval at alpha = 0.001 (one cell: level 0.999).  If the processes'
+    exponents are independent normal draws around the machine's exponent, run B's mean falls
+    outside run A's interval mean ± t(0.9995; 3) s / 2 with probability P(|T_3| > t(0.9995; 3) /
+    sqrt(2)) = 0.0028 (T_3: Student t with 3 degrees of freedom), so this test fails by chance
+    in at most 0.56% of sessions (either direction)."""
+    import copy
+
+    import yaml
+    from conftest import ROOT
+
+    from onlinerank.claims import REGISTRY
+    from onlinerank.claims.report import evaluate
+    from onlinerank.config import validate_schema
+    from onlinerank.table_schemas import make_table
+
+    cfg = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
+    cfg["runtime"] = {
+        "learners": ["onlinerank-pl"],
+        "n": [300, 1000, 3000],
+        "repeats": 5,
+        "processes": 4,
+        "seconds_per_point": 0.02,
+        "fit_min_n": 300,
+    }
+    cfg["claims"]["alpha"] = 0.001
+    validate_schema(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
+    runs = []
+    for _ in range(2):
+        rows = make_table("runtime", cfg)
+        (cell,) = evaluate(REGISTRY["sec4.runtime"], {"runtime": copy.deepcopy(rows)}, cfg, 0.001)["cells"]
+        assert "99.90% Student-t interval" in cell["method"] and "with 3 degrees of freedom" in cell["method"]
+        runs.append(cell)
+    a, b = runs
+    assert a["lo"] <= b["value"] <= a["hi"], (a, b)
+    assert b["lo"] <= a["value"] <= b["hi"], (a, b)

@@ -130,6 +130,7 @@ class Runtime:
     seconds_per_point: float
     fit_min_n: int
     repeats: int
+    processes: int
     onlinerank_max_excess_exponent: float
     permelearn_min_exponent: float
     speedup: float
@@ -272,6 +273,7 @@ def _runtime(sec: Mapping) -> Runtime:
         seconds_per_point=float(sec["seconds_per_point"]),
         fit_min_n=int(sec["fit_min_n"]),
         repeats=int(sec["repeats"]),
+        processes=int(sec["processes"]),
         onlinerank_max_excess_exponent=float(sec["onlinerank_max_excess_exponent"]),
         permelearn_min_exponent=float(sec["permelearn_min_exponent"]),
         speedup=float(sec["speedup"]),

@@ -1,12 +1,25 @@
 """Per-round running time of learners vs n (paper §4: O(n log n) per round for OnlineRank
 against quadratic or worse for the baselines).  Wall-clock numbers: not bit-reproducible, so they
-live in their own table and never in the determinism checks."""
+live in their own table and never in the determinism checks.
+
+A timing made in one process shares that process's memory layout, caches and the machine's
+state over a few seconds; two runs of the same timing differ by more than the repeats of one
+(a run-to-run spread of 0.2 in a fitted exponent, where the repeats of one process spread by
+0.01-0.03).  :func:`runtime_rows` therefore times every point in ``runtime.processes`` fresh
+Python processes, one after another (``python -m onlinerank.timing``), and the timing claims'
+intervals are made of the spread between processes (:mod:`onlinerank.timing_fits`).
+"""
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Mapping
+from dataclasses import fields
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,10 +33,23 @@ if TYPE_CHECKING:
     from .settings import Runtime, Spec
 
 __all__ = [
+    "BLAS_ONE_THREAD",
+    "PARTS",
     "repeat_seconds",
     "per_round_seconds",
+    "process_rows",
     "runtime_rows",
+    "main",
 ]
+
+#: the environment of every timing process, BLAS on one thread.  PermELearn's update is numpy
+#: matrix work; with a thread pool it competes with the other jobs of a run and slows 5-10x,
+#: erratically, on a busy machine (the OnlineRank round is single-threaded compiled code)
+BLAS_ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+#: the parts of a round a timing row can hold, in the table's order (a point has ``sample`` and
+#: ``round`` or ``sample_first_step`` and ``round_lower``, never both)
+PARTS = ("update", "sample", "round", "sample_first_step", "round_lower", "sweep")
 
 
 def repeat_seconds(
@@ -101,29 +127,22 @@ def per_round_seconds(
     }
 
 
-def runtime_rows(learners: Mapping[str, Spec], sec: Runtime) -> list[dict]:
-    """Rows (learner, n, part, repeat, seconds per round) for each learner label and n of ``sec``
-    (theory §2.1-2.3 and §3.3): ``sec.repeats`` separate timings per point, each the median over
-    ``rounds_timed`` rounds (:func:`repeat_seconds`).  ``learners`` and ``sec`` are the typed
-    settings' ``learners`` and ``runtime`` (:mod:`onlinerank.settings`).
-
-    A learner is skipped for n above ``sec.max_n[label]`` (e.g. Hedge's n! table).  Parts:
-    ``update`` (expected loss + update), ``sample`` and ``round`` (their sum within the repeat)
-    where the whole draw is timed, i.e. up to ``sec.max_sample_n[label]`` (PermELearn's Birkhoff
-    decomposition takes minutes per draw at n = 1000).  Above that and up to
-    ``sec.max_partial_sample_n[label]`` only the work every draw performs is timed
-    (``sample_first_step()``, one call per repeat after one warm-up round), giving
-    ``sample_first_step`` and ``round_lower`` (update + that first step: a lower bound on the
-    round); above both only the update.  Learners with Sinkhorn sweeps also get ``sweep`` (update
-    time / mean sweeps per update of the repeat) and that mean in ``sweeps_per_round``.  The
-    update (or the whole round) of all repeats together is timed over about ``seconds_per_point``
-    seconds: ``rounds_timed`` rounds per repeat, 2 to 2000."""
+def process_rows(learners: Mapping[str, dict], sec: Runtime, process: int = 0) -> list[dict]:
+    """The rows one process times (theory §2.1-2.3 and §3.3): for each learner label and n of
+    ``sec``, ``sec.repeats`` separate timings per part, each the median over ``rounds_timed``
+    rounds (:func:`repeat_seconds`); ``learners`` maps each label to its config entry
+    ``{name: ..., **params}``.  Rows as :func:`runtime_rows` describes them, with ``process`` and
+    ``repeat`` (0 .. repeats - 1) of this process.  An odd ``process`` times the n of each learner
+    from the largest down, so that a drift of the machine's speed during a process tilts the
+    fitted exponents of even and odd processes in opposite directions: it shows in their spread
+    instead of biasing every process alike."""
     rows = []
     max_n, max_sample_n, max_partial = sec.max_n, sec.max_sample_n, sec.max_partial_sample_n
     budget, repeats = sec.seconds_per_point, sec.repeats
+    order = sorted(sec.n, reverse=process % 2 == 1)
     for label in sec.learners:
-        spec = learners[label].as_dict()
-        for n in sec.n:
+        spec = dict(learners[label])
+        for n in order:
             if n > max_n.get(label, math.inf):
                 continue
             smp: bool | str  # True (whole draw), "first-step" or False
@@ -158,6 +177,7 @@ def runtime_rows(learners: Mapping[str, Spec], sec: Runtime) -> list[dict]:
                             "name": spec["name"],
                             "n": int(n),
                             "part": part,
+                            "process": process,
                             "repeat": rep,
                             "seconds_per_round": float(v[rep]),
                             "rounds_timed": rounds,
@@ -165,3 +185,76 @@ def runtime_rows(learners: Mapping[str, Spec], sec: Runtime) -> list[dict]:
                         }
                     )
     return rows
+
+
+def runtime_rows(learners: Mapping[str, Spec], sec: Runtime) -> list[dict]:
+    """Rows (learner, n, part, process, repeat, seconds per round) for each learner label and n of
+    ``sec`` (theory §2.1-2.3 and §3.3), timed in ``sec.processes`` fresh Python processes run one
+    after another (``python -m onlinerank.timing``, BLAS on one thread: :data:`BLAS_ONE_THREAD`),
+    each making ``sec.repeats`` separate timings per point (:func:`process_rows`).  ``learners``
+    and ``sec`` are the typed settings' ``learners`` and ``runtime`` (:mod:`onlinerank.settings`).
+    ``process`` is the index of the process, ``repeat`` the index of the timing among all
+    ``processes x repeats`` of the point; the rows are sorted by learner (config order), n,
+    part, process and repeat, so that only the seconds (and the rounds each process chose to time
+    within its budget) differ between two runs.
+
+    A learner is skipped for n above ``sec.max_n[label]`` (e.g. Hedge's n! table).  Parts:
+    ``update`` (expected loss + update), ``sample`` and ``round`` (their sum within the repeat)
+    where the whole draw is timed, i.e. up to ``sec.max_sample_n[label]`` (PermELearn's Birkhoff
+    decomposition takes minutes per draw at n = 1000).  Above that and up to
+    ``sec.max_partial_sample_n[label]`` only the work every draw performs is timed
+    (``sample_first_step()``, one call per repeat after one warm-up round), giving
+    ``sample_first_step`` and ``round_lower`` (update + that first step: a lower bound on the
+    round); above both only the update.  Learners with Sinkhorn sweeps also get ``sweep`` (update
+    time / mean sweeps per update of the repeat) and that mean in ``sweeps_per_round``.  The
+    update (or the whole round) of all repeats of a process together is timed over about
+    ``seconds_per_point`` seconds: ``rounds_timed`` rounds per repeat, 2 to 2000."""
+    job = {
+        "learners": {label: learners[label].as_dict() for label in sec.learners},
+        "runtime": {f.name: getattr(sec, f.name) for f in fields(sec)},
+    }
+    env = {**os.environ, **BLAS_ONE_THREAD}
+    rows: list[dict] = []
+    for process in range(sec.processes):
+        out = subprocess.run(
+            [sys.executable, "-m", "onlinerank.timing", str(process)],
+            input=json.dumps(job, default=_plain),
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        if out.returncode != 0:
+            raise RuntimeError(f"timing process {process} failed:\n{out.stderr[-4000:]}")
+        rows += json.loads(out.stdout)
+    learner_order = {label: i for i, label in enumerate(sec.learners)}
+    rows.sort(
+        key=lambda r: (learner_order[r["learner"]], r["n"], PARTS.index(r["part"]), r["process"], r["repeat"])
+    )
+    for r in rows:
+        r["repeat"] += r["process"] * sec.repeats
+    return rows
+
+
+def _plain(value: object) -> object:
+    """JSON for the settings' read-only mappings (``MappingProxyType``)."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m onlinerank.timing PROCESS``: read ``{"learners": {label: entry}, "runtime":
+    {...}}`` (JSON) from stdin, time every point in this process (:func:`process_rows`) and write
+    the rows as JSON to stdout."""
+    from .settings import Runtime
+
+    args = sys.argv[1:] if argv is None else argv
+    job = json.loads(sys.stdin.read())
+    sec = job["runtime"]
+    runtime = Runtime(**{**sec, "learners": tuple(sec["learners"]), "n": tuple(sec["n"])})
+    json.dump(process_rows(job["learners"], runtime, int(args[0])), sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,6 +1,6 @@
-"""Growth exponents and ratios of timings, with intervals over the timing repeats (theory §2.1-2.3,
-§3.3): the statistics of the runtime claims and the runtime figure.  Only numpy: reading timings
-does not load the engine that made them (:mod:`onlinerank.timing`).
+"""Growth exponents and ratios of timings, with intervals over the timing processes (theory
+§2.1-2.3, §3.3): the statistics of the runtime claims and the runtime figure.  numpy and scipy's
+Student t only: reading timings does not load the engine that made them (:mod:`onlinerank.timing`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,14 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["fit_exponent", "excess_exponent", "slopes", "repeat_draws", "repeat_exponent", "repeat_ratio"]
+__all__ = [
+    "fit_exponent",
+    "excess_exponent",
+    "slopes",
+    "student_t_quantile",
+    "process_exponent",
+    "process_ratio",
+]
 
 
 def fit_exponent(ns: ArrayLike, secs: ArrayLike) -> float:
@@ -34,66 +41,81 @@ def slopes(log_n: ArrayLike, log_t: ArrayLike) -> np.ndarray:
     return (y - y.mean(axis=1, keepdims=True)) @ xc / (xc @ xc)
 
 
-def repeat_draws(samples: Sequence[ArrayLike], rng: np.random.Generator, draws: int) -> np.ndarray:
-    """``(draws, len(samples))``: in each row one repeat drawn uniformly at random from each
-    sample (the bootstrap over repeats of the timing claims; theory §2.1-2.3, §3.3).  Each sample
-    needs at least two repeats: one timing has no spread to make an interval of."""
-    cols = []
-    for i, smp in enumerate(samples):
-        v = np.asarray(smp, float)
-        if v.size < 2:
-            raise ValueError(f"sample {i} has {v.size} repeat(s); an interval over repeats needs >= 2")
-        cols.append(v[rng.integers(v.size, size=draws)])
-    return np.column_stack(cols)
+def student_t_quantile(level: float, df: int) -> float:
+    """The two-sided Student t quantile ``q`` with ``P(|T| <= q) = level`` for ``df`` degrees of
+    freedom (scipy's, imported here only)."""
+    from scipy.stats import t as student_t
+
+    return float(student_t.ppf((1 + level) / 2, df))
 
 
-def repeat_exponent(
-    ns: Sequence[int],
-    repeats: Sequence[ArrayLike],
-    rng: np.random.Generator,
-    level: float = 0.95,
-    draws: int = 4000,
-    excess: bool = False,
+def _by_process(values: Sequence[float], level: float) -> dict:
+    """``estimate, lo, hi, level, processes, df, per_process``: the mean of one statistic per
+    process and its Student-t interval with ``processes - 1`` degrees of freedom."""
+    v = np.asarray(values, float)
+    if v.size < 2:
+        raise ValueError(f"{v.size} timing process(es); an interval over processes needs >= 2")
+    est = float(v.mean())
+    half = student_t_quantile(level, v.size - 1) * float(v.std(ddof=1)) / np.sqrt(v.size)
+    return {
+        "estimate": est,
+        "lo": est - half,
+        "hi": est + half,
+        "level": level,
+        "processes": int(v.size),
+        "df": int(v.size - 1),
+        "per_process": [float(x) for x in v],
+    }
+
+
+def process_exponent(
+    ns: Sequence[int], processes: Sequence[Sequence[ArrayLike]], level: float = 0.95, excess: bool = False
 ) -> dict:
-    """Growth exponent of timings with ``repeats[i]`` (several timings) at ``ns[i]``, and its
-    interval from the repeats (theory §2.1-2.3, §3.3).
+    """Growth exponent of timings made in several processes, with a random-effects interval over
+    the processes (theory §2.1-2.3, §3.3).  ``processes[p][i]`` holds the repeats of process
+    ``p`` at ``ns[i]``.
 
-    ``estimate``: :func:`fit_exponent` (``excess``: :func:`excess_exponent`) of the per-n medians
-    of the repeats.  Interval: the percentile interval at ``level`` of the same fit to ``draws``
-    tables made of one repeat per n drawn at random (:func:`repeat_draws`), stretched to contain
-    the estimate.  It is the spread of a fit to *one* timing per n, wider than that of the median
-    (about √(repeats) times for Gaussian noise): conservative, and it does not lean on the
-    bootstrap of a median of five values.  Returns ``estimate, lo, hi, draws, level``."""
+    Each process gives its own exponent: :func:`fit_exponent` (``excess``:
+    :func:`excess_exponent`) of its per-n medians.  A process's exponent carries its own repeat
+    noise and whatever it shares over all its timings (memory layout, caches, the machine's speed
+    during those seconds): the run-to-run variation, which the repeats of one process do not show.
+    The estimate is the mean of the processes' exponents and the interval the Student-t interval
+    of that mean at ``level`` with ``processes - 1`` degrees of freedom (the processes are
+    independent draws of a whole timing run: a one-way random-effects model, balanced, whose
+    grand mean has exactly this interval when the processes' exponents are normal).  Returns
+    ``estimate, lo, hi, level, processes, df, per_process``."""
     n = np.asarray(ns, float)
     if n.size < 2:
         raise ValueError("an exponent needs timings at two or more n")
     ref = np.log(n * np.log(n)) if excess else np.zeros_like(n)
-    med = np.array([np.median(np.asarray(r, float)) for r in repeats])
-    log_n = np.log(n)
-    est = float(slopes(log_n, np.log(med) - ref)[0])
-    boot = slopes(log_n, np.log(repeat_draws(repeats, rng, draws)) - ref)
-    return _percentile_interval(est, boot, level)
+    per = []
+    for p, reps in enumerate(processes):
+        if len(reps) != n.size:
+            raise ValueError(f"process {p} has timings at {len(reps)} n, not {n.size}")
+        med = np.array([np.median(np.asarray(r, float)) for r in reps])
+        per.append(float(slopes(np.log(n), np.log(med) - ref)[0]))
+    return _by_process(per, level)
 
 
-def repeat_ratio(
-    num: ArrayLike, den: ArrayLike, rng: np.random.Generator, level: float = 0.95, draws: int = 4000
-) -> dict:
-    """Ratio of the medians of two sets of timing repeats and its interval (theory §3.3): the
-    percentile interval at ``level`` of the ratio of one repeat of each drawn at random (as in
-    :func:`repeat_exponent`), stretched to contain the estimate.  Returns ``estimate, lo, hi``."""
-    est = float(np.median(np.asarray(num, float)) / np.median(np.asarray(den, float)))
-    d = repeat_draws([num, den], rng, draws)
-    return _percentile_interval(est, d[:, 0] / d[:, 1], level)
-
-
-def _percentile_interval(est: float, draws: np.ndarray, level: float) -> dict:
-    """``estimate, lo, hi, draws, level``: the percentile interval at ``level`` of the bootstrap
-    ``draws``, stretched to contain the estimate ``est``."""
-    lo, hi = np.quantile(draws, [(1 - level) / 2, (1 + level) / 2])
+def process_ratio(num: Sequence[ArrayLike], den: Sequence[ArrayLike], level: float = 0.95) -> dict:
+    """Ratio of two timings made in the same processes, with a random-effects interval over the
+    processes (theory §3.3): ``num[p]`` and ``den[p]`` are the repeats of process ``p``.  Each
+    process gives the log of the ratio of its medians; the estimate is the exponential of their
+    mean (a geometric mean of the processes' ratios), the interval the exponential of the
+    Student-t interval of that mean at ``level`` with ``processes - 1`` degrees of freedom (as in
+    :func:`process_exponent`).  Returns ``estimate, lo, hi, level, processes, df, per_process``
+    (the processes' ratios)."""
+    if len(num) != len(den):
+        raise ValueError(f"{len(num)} processes timed the numerator, {len(den)} the denominator")
+    logs = [
+        float(np.log(np.median(np.asarray(a, float)) / np.median(np.asarray(b, float))))
+        for a, b in zip(num, den, strict=True)
+    ]
+    fit = _by_process(logs, level)
     return {
-        "estimate": est,
-        "lo": min(float(lo), est),
-        "hi": max(float(hi), est),
-        "draws": len(draws),
-        "level": level,
+        **fit,
+        "estimate": float(np.exp(fit["estimate"])),
+        "lo": float(np.exp(fit["lo"])),
+        "hi": float(np.exp(fit["hi"])),
+        "per_process": [float(np.exp(x)) for x in logs],
     }

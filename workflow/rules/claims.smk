@@ -3,7 +3,10 @@
 # `onlinerank.claims.REGISTRY`; then the provenance manifest.  Before it, the mutations table (the
 # claims' verdicts under deliberate defects of the learner), shown in its own section of claims.md.
 
+import glob
+
 from onlinerank.claims import MODULES, tables_needed
+from onlinerank.claims.seed_verdicts import SEEDS_DIR
 from onlinerank.figures import FIGURES
 
 #: which figures support which claims (listed in the claims document): a change reruns the claims
@@ -32,6 +35,8 @@ rule claims:
     input:
         tables=[TABLE[t] for t in tables_needed(config)],
         mutations=rules.mutations.output[0],
+        # the verdicts of further seeds written by `make replicate` (onlinerank.seeds), if any
+        seeds=sorted(glob.glob(f"{RES}/{SEEDS_DIR}/*/verdicts.json")),
         # the claims modules are imported by discovery (onlinerank.claims.MODULES), not by a line
         # a static reading of the imports would follow
         code=code("claims.py", *(m.__name__.removeprefix("onlinerank.") for m in MODULES)),

@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from .report import (
     summary_lines,
     validate_document,
 )
+from .seed_verdicts import load_seed_verdicts
 
 __all__ = ["write_claims", "report_intro", "epilogue"]
 
@@ -42,15 +43,21 @@ def _meta(config: Mapping) -> dict:
 
 
 def write_claims(
-    table_paths: Mapping[str, str], config: Mapping, output: Any, mutations_path: str | None = None
+    table_paths: Mapping[str, str],
+    config: Mapping,
+    output: Any,
+    mutations_path: str | None = None,
+    seed_paths: Sequence[str] = (),
 ) -> dict:
     """Evaluate every claim on the tables at ``table_paths`` (name -> CSV) and write ``output.json``,
     ``output.md``, ``output.csv`` and ``output.intro``; returns the document plus its summary lines
     under ``"summary"`` (not written).  ``mutations_path`` (optional, skipped if absent): the
-    mutations table (:mod:`onlinerank.mutations`), rendered as its own section."""
+    mutations table (:mod:`onlinerank.mutations`), rendered as its own section.  ``seed_paths``:
+    the verdicts files of further seeds (``make replicate``), counted per claim."""
     tables = {name: read_table(path) for name, path in table_paths.items()}
     mutations = read_table(mutations_path) if mutations_path and Path(mutations_path).exists() else None
-    doc = build_document(tables, config, _meta(config), mutations)
+    seeds = load_seed_verdicts(seed_paths)
+    doc = build_document(tables, config, _meta(config), mutations, seeds=seeds)
     text = document_json(doc)
     validate_document(json.loads(text))
     atomic_write_text(output.json, text)

@@ -181,6 +181,9 @@ class Context:
     tables: Mapping[str, list[dict]]
     config: Mapping
     alpha: float
+    #: True once the builder drew from its named stream (:meth:`rng`): its verdict depends on the
+    #: seed even where its tables do not (:mod:`onlinerank.claims.seed_verdicts`)
+    drew: bool = field(default=False, init=False)
 
     @cached_property
     def settings(self) -> Settings:
@@ -220,6 +223,7 @@ class Context:
         """A named stream for this claim (bootstrap draws): ``(seed, "claims", id, *names)``."""
         from ..seeding import stream
 
+        self.drew = True
         return stream(self.settings.seed, "claims", self.claim.id, *names)
 
     def learner_spec(self, label: str) -> dict:

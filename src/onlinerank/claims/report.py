@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,6 +24,7 @@ from .evidence import (
     theory_section,
 )
 from .registry import KINDS, REGISTRY, Claim, Context, stages_of
+from .seed_verdicts import attach_seed_verdicts, seed_kind, seeds_legend, seeds_summary, seeds_text
 
 __all__ = [
     "SCHEMA_PATH",
@@ -147,10 +148,12 @@ def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha:
     missing = [s for s in c.stages if s not in stages_of(config)]
     if missing:
         return {**rec, "verdict": "NOT RUN", "reason": f"stage(s) {', '.join(missing)} not in the config"}
-    cells = cast(Callable, c.builder)(Context(c, tables, config, alpha))  # tested: has a builder
+    ctx = Context(c, tables, config, alpha)
+    cells = cast(Callable, c.builder)(ctx)  # tested: has a builder
     if not cells:
         return {**rec, "verdict": "NOT RUN", "reason": "the configured grid has no cell for this claim"}
     rec["cells"] = cells
+    rec["seeds"] = {"kind": seed_kind(c, config, ctx.drew, cells)}
     rec["evidence"] = claim_evidence(cells)
     rec["verdict"], rec["note"] = claim_verdict(cells, rec["evidence"])
     return rec
@@ -173,17 +176,20 @@ def build_document(
     meta: Mapping,
     mutations: list[dict] | None = None,
     change_log: Path | None = None,
+    seeds: Sequence[Mapping] = (),
 ) -> dict:
     """Every registered claim evaluated on ``tables``; ``meta`` (config digest, commit, versions)
     goes to the header; ``mutations`` (rows of the mutations table, :mod:`onlinerank.mutations`),
     when given, under the key ``mutations``; the change log (``change_log``, default the package's
     ``changes.toml``) under ``changes`` with the commit that recorded each entry, and what it proves
-    about this run under ``change_log``.  A malformed log, an entry naming an unknown claim or a
-    commit outside the history raises :exc:`~onlinerank.claims.changelog.ChangeLogError` before any
-    claim is evaluated."""
+    about this run under ``change_log``; ``seeds``: the verdicts files of further seeds
+    (:func:`onlinerank.claims.seed_verdicts.load_seed_verdicts`), counted per claim.  A malformed
+    log, an entry naming an unknown claim or a commit outside the history raises
+    :exc:`~onlinerank.claims.changelog.ChangeLogError` before any claim is evaluated."""
     from ..settings import as_settings
 
-    alpha = as_settings(config).claims.alpha
+    settings = as_settings(config)
+    alpha = settings.claims.alpha
     log = load_log(change_log or LOG_PATH)
     validate_commits(log)
     claims = [evaluate(c, tables, config, alpha) for c in sorted(REGISTRY.values(), key=_paper_order)]
@@ -211,6 +217,7 @@ def build_document(
     }
     if mutations is not None:
         doc["mutations"] = [dict(r) for r in mutations]
+    attach_seed_verdicts(doc, seeds, settings.seed)
     return doc
 
 
@@ -276,6 +283,9 @@ def summary_lines(doc: Mapping, previous: Mapping | None = None) -> list[str]:
     ]
     if bad:
         lines.append("Not PASS: " + ", ".join(bad))
+    seeds = seeds_summary(doc)
+    if seeds:
+        lines.append(seeds)
     if previous is not None:
         old = {c["id"]: c["verdict"] for c in previous.get("claims", [])}
         changed = [
@@ -452,7 +462,11 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
         "",
         HEADROOM_LEGEND,
         "",
+        seeds_legend(doc),
+        "",
     ]
+    # the column "held at s of S seeds" once further seeds were run (make replicate)
+    seeded = bool((meta.get("seeds") or {}).get("further"))
     titles = {
         "paper": "Claims of the paper",
         "beyond": "Findings beyond the paper",
@@ -469,8 +483,9 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
         head = "verdict" if section == "paper" else "finding"
         lines += [
             f"| id | where | claim | kind | informative / all cells | PASS / FAIL / INC. | {head} | "
-            "headroom | worst cell (value; interval vs threshold) |",
-            "|---|---|---|---|---|---|---|---|---|",
+            + ("held at s of S seeds | " if seeded else "")
+            + "headroom | worst cell (value; interval vs threshold) |",
+            "|---|---|---|---|---|---|---|---|---|" + ("---|" if seeded else ""),
         ]
         for c in cs:
             cells = c["cells"]
@@ -487,7 +502,9 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
             lines.append(
                 f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | {c.get('kind', '')} | "
                 f"{informative_text(c)} | {k['PASS']} / {k['FAIL']} / "
-                f"{k['INCONCLUSIVE']} | {verdict} | {headroom_text(c)} | {worst} |"
+                f"{k['INCONCLUSIVE']} | {verdict} | "
+                + (f"{seeds_text(c)} | " if seeded else "")
+                + f"{headroom_text(c)} | {worst} |"
             )
         if section == "paper" and kind_counts(doc):
             lines += ["", f"{summary_lines(doc)[0]}."]
@@ -624,6 +641,8 @@ def readme_summary(doc: Mapping) -> str:
     one line per claim, no run-dependent numbers, so it changes only when a verdict does."""
     n, f = summary_counts(doc), summary_counts(doc, "beyond")
     kinds = bool(kind_counts(doc))  # a document made before claims carried their kind: no column
+    seeded = bool((doc["meta"].get("seeds") or {}).get("further"))
+    col, sep = (" held at s of S seeds |", "---|") if seeded else ("", "")
     lines = [
         README_BEGIN,
         "",
@@ -634,8 +653,8 @@ def readme_summary(doc: Mapping) -> str:
         "",
         *_readme_record(doc),
         "| id | where in the paper | claim | " + ("kind | " if kinds else "") + "informative / all cells | "
-        "headroom | verdict |",
-        "|---|---|---|---|---|" + ("---|" if kinds else "") + "---|",
+        f"headroom |{col} verdict |",
+        "|---|---|---|---|---|" + ("---|" if kinds else "") + f"{sep}---|",
     ]
     for c in doc["claims"]:
         if c["section"] == "paper":
@@ -643,7 +662,9 @@ def readme_summary(doc: Mapping) -> str:
             lines.append(
                 f"| `{c['id']}` | {c['paper_ref']} | {c['title']} | "
                 + (f"{c.get('kind', '')} | " if kinds else "")
-                + f"{informative_text(c)} | {_readme_headroom(c)} | **{c['verdict']}**{note} |"
+                + f"{informative_text(c)} | {_readme_headroom(c)} |"
+                + (f" {seeds_text(c)} |" if seeded else "")
+                + f" **{c['verdict']}**{note} |"
             )
     if kinds:
         identities = [
@@ -669,14 +690,18 @@ def readme_summary(doc: Mapping) -> str:
         f"test; not verdicts on the paper): {f['PASS']} hold, {f['FAIL']} do not hold, "
         f"{f['INCONCLUSIVE']} undecided.",
         "",
-        "| id | finding | " + ("kind | " if kinds else "") + "cells | result |",
-        "|---|---|---|" + ("---|" if kinds else "") + "---|",
+        "| id | finding | " + ("kind | " if kinds else "") + f"cells |{col} result |",
+        "|---|---|---|" + ("---|" if kinds else "") + f"{sep}---|",
     ]
     for c in doc["claims"]:
         if c["section"] == "beyond":
             word = FINDING_WORD.get(c["verdict"], c["verdict"])
             kind = f"{c.get('kind', '')} | " if kinds else ""
-            lines.append(f"| `{c['id']}` | {c['title']} | {kind}{len(c['cells'])} | {word} |")
+            lines.append(
+                f"| `{c['id']}` | {c['title']} | {kind}{len(c['cells'])} |"
+                + (f" {seeds_text(c)} |" if seeded else "")
+                + f" {word} |"
+            )
     nt = [c for c in doc["claims"] if c["section"] == "not-tested"]
     lines += [
         "",

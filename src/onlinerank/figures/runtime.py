@@ -114,9 +114,11 @@ def plot_runtime(tables: dict[str, list[dict]], config: Settings) -> Figure:
         # below the axes: no data hidden
         ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1)
     repeats = max((r["repeat"] for r in rows), default=0) + 1
+    processes = len({r["process"] for r in rows})
     fig.suptitle(
-        f"Running time per round (wall clock, this machine): median of {repeats} timing repeats, "
-        "bars from the fastest to the slowest repeat"
+        f"Running time per round (wall clock, this machine): median of {repeats} timings "
+        f"({processes} processes × {repeats // max(processes, 1)} repeats), bars from the fastest to "
+        "the slowest timing"
     )
     fig.tight_layout(rect=(0, 0.02, 1, 1))
     return fig
