@@ -120,9 +120,7 @@ def evaluate_seed(config: dict, anchor_results: str, claim_ids: Sequence[str], a
         rec["digest"] = claim_digest(c, {**config, "seed": anchor_seed})
         records.append(rec)
     meta = anchor_doc["meta"]
-    return verdicts_document(
-        settings.seed, anchor_seed, meta["config_digest"], git_commit(), records
-    )
+    return verdicts_document(settings.seed, anchor_seed, meta["config_digest"], git_commit(), records)
 
 
 def _snakemake(args: Sequence[str]) -> None:
