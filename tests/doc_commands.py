@@ -17,7 +17,9 @@ What counts as a command (nothing is listed by hand: a new page's command is fou
   (``make figure NAME=regret_vs_T [CONFIG=...]``), with and without its optional ``[...]`` part;
 * a placeholder (``<name>``, ``<your partition>``, ``...`` as a value) is filled with every value
   of its catalog (:data:`CATALOGS`, chosen by the variable or option in front of it); in an
-  ``export`` line with the first value.
+  ``export`` line with the first value. A make variable without a catalog (``make x SEEDS=...``)
+  is left out, so that the Makefile's default applies; any other placeholder without a catalog
+  fails its test, naming it.
 
 How a command runs (:func:`check`): in a copy of the repository, from its root, with the
 virtualenv's programs first on PATH (the copy's ``.venv`` links to this interpreter's) and the copy's
@@ -127,6 +129,7 @@ class Command:
     text: str
     where: str
     env: tuple[tuple[str, str], ...] = ()
+    problem: str = ""  # why it cannot run as written (a placeholder without a catalog)
 
 
 @dataclass(frozen=True)
@@ -197,7 +200,20 @@ def fill_placeholders(text: str, where: str, first_only: bool = False) -> list[s
             for value in chosen:
                 out += fill_placeholders(before + value + text[m.end() :], where, first_only)
             return out
+    variable = re.search(r"\s[A-Z][A-Z0-9_]*=$", before)
+    if variable and re.match(r"(?:\$ )?make\s", text):  # the Makefile's default value, then
+        return fill_placeholders(before[: variable.start()] + text[m.end() :], where, first_only)
     raise CommandFailed(f"{where}: placeholder {m.group(0)!r} in `{text}` has no catalog (CATALOGS)")
+
+
+def _commands(text: str, where: str, env: dict[str, str]) -> list[Command]:
+    """The commands ``text`` stands for, its placeholders filled; a placeholder that cannot be
+    filled gives a command that fails when it is taken (not an error while tests are collected)."""
+    here = tuple(sorted(env.items()))
+    try:
+        return [Command(t, where, here) for t in fill_placeholders(text, where)]
+    except CommandFailed as err:
+        return [Command(text, where, here, problem=str(err))]
 
 
 def _exports(text: str, env: dict[str, str], where: str) -> None:
@@ -221,7 +237,10 @@ def _block_steps(body: list[str], rel: str, first: int, env: dict[str, str]) -> 
                 continue
             line = line[2:]
         if line.strip().startswith("export "):
-            _exports(line, env, f"{rel}:{first + start}")
+            try:
+                _exports(line, env, f"{rel}:{first + start}")
+            except CommandFailed as err:
+                out.append(Command(line, f"{rel}:{first + start}", problem=str(err)))
             continue
         if _program_word(line.split()) is None:
             continue
@@ -231,7 +250,7 @@ def _block_steps(body: list[str], rel: str, first: int, env: dict[str, str]) -> 
             k += 1
         where = f"{rel}:{first + start}"
         text = re.sub(r"\s+#[^'\"\n]*$", "", text)  # a comment after the command
-        out += [Command(t, where, tuple(sorted(env.items()))) for t in fill_placeholders(text, where)]
+        out += _commands(text, where, env)
     return out
 
 
@@ -274,8 +293,7 @@ def page_steps(page: Path) -> list[Command | CreateFile]:
         for span in INLINE.finditer(lines[i]):
             text = _inline_command(span.group(1))
             if text is not None:
-                where, here = f"{rel}:{i + 1}", tuple(sorted(env.items()))
-                steps += [Command(t, where, here) for t in fill_placeholders(text, where)]
+                steps += _commands(text, f"{rel}:{i + 1}", env)
         if lines[i].strip():
             last_prose = lines[i]
         i += 1
@@ -298,7 +316,7 @@ def make_help_commands() -> list[Command]:
         variants = dict.fromkeys([re.sub(r" \[[^\]]*\]", "", args), re.sub(r"\[([^\]]*)\]", r"\1", args)])
         where = f"make help: {target}"
         for v in variants:
-            commands += [Command(t, where) for t in fill_placeholders(f"make {target}{v}", where)]
+            commands += _commands(f"make {target}{v}", where, {})
     return commands
 
 
@@ -564,5 +582,7 @@ def take(steps: list[Command | CreateFile], cp: Copy) -> None:
                 raise CommandFailed(f"{step.where}: the recipe would overwrite {step.path}")
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(step.text)
+        elif step.problem:
+            raise CommandFailed(step.problem)
         else:
             check(step.text, cp, step.where, step.env)

@@ -152,11 +152,15 @@ def test_what_counts_as_a_command_of_a_page(tmp_path):
     ]
 
 
-def test_a_placeholder_without_a_catalog_is_named(tmp_path):
+def test_a_placeholder_without_a_catalog_fails_its_test_naming_it(tmp_path):
+    """...and only its test (not the collection of all); a make variable without a catalog is
+    left to the Makefile's default."""
     page = tmp_path / "page.md"
-    page.write_text("Run `make unlock WHERE=<somewhere>`.\n")
-    with pytest.raises(dc.CommandFailed, match=r"page.md:1: placeholder '<somewhere>'"):
-        dc.page_steps(page)
+    page.write_text("Run `onlinerank simulate --n <items>` or `make replicate SEEDS=…`.\n")
+    broken, variable = dc.page_steps(page)
+    assert variable == dc.Command("make replicate", "page.md:1")
+    with pytest.raises(dc.CommandFailed, match=r"page.md:1: placeholder '<items>' in `onlinerank simulate"):
+        dc.take([broken], dc.Copy(tmp_path, tmp_path))
 
 
 def test_make_help_gives_every_target_the_makefile_documents():
