@@ -31,8 +31,8 @@ PROFILE = "workflow/profiles/slurm"
 TIERS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "config").glob("*.yaml"))
 #: the whole smoke tier through the cluster (7 SLURM jobs: 4 of simulations, the tables, the timing
 #: table alone, the mutations; the claims and figures run on the submitting host) takes about as
-#: long as the local run on 2 cores: measured 198 s against 211 s at a load of 6-10 on the 2-CPU
-#: test machine, 338 s against 366 s at a load of 15-21
+#: long as the local run on 2 cores: on the 2-CPU test machine, each pair one run after the other,
+#: 198 s against 211 s at a load of 6-10, and 338 s against 366 s at a load of 15-21
 SLURM_TIMEOUT = 1500  # s
 
 
