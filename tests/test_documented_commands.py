@@ -187,26 +187,29 @@ def test_snakemake_runs_on_the_smoke_tier_and_dry_runs_the_full_dag_elsewhere():
 
 
 def test_a_misspelt_command_in_a_page_fails_with_its_page_and_line(tmp_path):
-    """The README with a misspelt make target, and the how-to "Run one stage or one figure" with a
-    misspelt figure: each fails naming the page, the line and the command."""
+    """A copy of the README with a misspelt make target added at its end, and a copy of the how-to
+    "Run one stage or one figure" whose first command names a misspelt figure: each fails naming
+    the page, the line and the command (the recipe at its first command: it runs in order)."""
     readme = tmp_path / "README.md"
-    readme.write_text((ROOT / "README.md").read_text().replace("make figures    #", "make figurs    #", 1))
+    text = (ROOT / "README.md").read_text()
+    readme.write_text(f"{text}\n```\nmake figurs\n```\n")
+    line = text.count("\n") + 3
     (planted,) = [s for s in dc.page_steps(readme) if isinstance(s, dc.Command) and "figurs" in s.text]
     recipe = tmp_path / "run-part.md"
-    recipe.write_text(
-        (ROOT / "docs/howto/run-part.md").read_text().replace("regret_vs_T.png", "regret_vs_T.pgn", 1)
-    )
+    title, rest = (ROOT / "docs/howto/run-part.md").read_text().split("\n", 1)
+    recipe.write_text(f"{title}\n\n```\n.venv/bin/snakemake figures/regret_vs_T.pgn\n```\n{rest}")
     cp = dc.prepare(copy_repo(tmp_path / "repo"))
     try:
         with pytest.raises(
-            dc.CommandFailed, match=r"README.md:18: `make .*figurs` exited with status 2"
+            dc.CommandFailed, match=rf"README.md:{line}: `make .*figurs` exited with status 2"
         ) as err:
             dc.check(planted.text, cp, planted.where)
         assert "No rule to make target 'figurs'" in str(err.value)
         with pytest.raises(
-            dc.CommandFailed, match=r"run-part.md:11: `.*snakemake figures/regret_vs_T.pgn"
+            dc.CommandFailed, match=r"run-part.md:4: `.*snakemake figures/regret_vs_T.pgn"
         ) as err:
             dc.take(dc.page_steps(recipe), cp)
         assert "MissingRuleException" in str(err.value) or "No rule to produce" in str(err.value)
+        assert len(cp.ran) == 3  # make -n; the expansion of the command line; the dry run
     finally:
         cp.close()

@@ -87,7 +87,7 @@ def test_no_tracked_file_points_outside_the_repository():
         ("see " + "THEORY" + " §3.3 for the bound", False),
         ("(" + "ARCHITECTURE" + " §1.5)", False),
         ("(design §seeding)", True),
-        ("see /work/shared/SLURM-NOTES.md", False),
+        ("see /work/shared/NOTES.md", False),
         ("PATH=/usr/bin:/bin", True),
         ("../shared/THEORY.md", False),
         ("Implements THEORY.md:", False),
