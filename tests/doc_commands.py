@@ -28,12 +28,13 @@ package imported (``PYTHONPATH``):
 * ``make ARGS`` runs as ``make -n ARGS`` (the target exists and its variables work; the
   installation counts as up to date), and every command make prints is checked by these rules
   (a recursive make by the commands it prints in turn);
-* Snakemake runs as given when it unlocks, lints, summarises or dry-runs (a dry run with
-  ``--forceall``: the command's full DAG), and when it runs the smoke tier without a profile
-  (the copy holds that tier's results, so this finishes what is missing); any other run -- the
-  default or stress tier, a workflow profile such as the SLURM one -- is a dry run of its full DAG
-  (``-n --forceall`` appended; an HTML ``--report`` of such a tier is left out, it needs the
-  tier's results);
+* Snakemake (the copy's ``.venv/bin/snakemake`` is a wrapper, so this holds however it is
+  started: from a page, a make recipe or a shell loop) runs as given when it unlocks, lints,
+  summarises or dry-runs (a dry run with ``--forceall``: the command's full DAG), and when it runs
+  the smoke tier without a profile (the copy holds that tier's results, so this finishes what is
+  missing); any other run -- the default or stress tier, a workflow profile such as the SLURM
+  one -- is a dry run of its full DAG (``-n --forceall`` appended; an HTML ``--report`` of such a
+  tier is left out, it needs the tier's results);
 * pytest collects (``--collect-only``): the named tests exist and import, with a recipe's new
   files in place, and a ``-k`` expression selects at least one test (pytest exits with status 5
   otherwise); the suite runs them itself, and tests/test_extension.py runs the recipes' checks on
@@ -378,16 +379,27 @@ class Copy:
 def prepare(repo: Path) -> Copy:
     """Make the copy ``repo`` ready: a ``.venv`` that is this interpreter's environment (each of
     its entries a link, but the installation stamps, which are the copy's own and newer than the
-    lock files), mypy's cache, so that ``make lint`` is incremental, and a temporary directory that
-    every user can traverse (the SLURM test cluster's munged, which runs as user munge, keeps its
-    socket there)."""
+    lock files, and ``bin/snakemake``, a wrapper that applies :func:`snakemake_as_checked` to
+    whatever runs it: a page, a make recipe, a shell loop), mypy's cache, so that ``make lint`` is
+    incremental, and a temporary directory that every user can traverse (the SLURM test cluster's
+    munged, which runs as user munge, keeps its socket there)."""
     tmp = Path(tempfile.mkdtemp(prefix="onlinerank-docs-", dir="/tmp" if Path("/tmp").is_dir() else None))
     tmp.chmod(0o755)
-    venv = repo / ".venv"
+    venv, real = repo / ".venv", Path(sys.prefix)
     venv.mkdir(exist_ok=True)
-    for entry in Path(sys.prefix).iterdir():
-        if not entry.name.startswith(".") and not (venv / entry.name).exists():
+    for entry in real.iterdir():
+        if (
+            entry.name not in ("bin", ".installed-workflow", ".installed-test")
+            and not (venv / entry.name).exists()
+        ):
             (venv / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    (venv / "bin").mkdir(exist_ok=True)
+    for entry in (real / "bin").iterdir():
+        if entry.name != "snakemake" and not (venv / "bin" / entry.name).exists():
+            (venv / "bin" / entry.name).symlink_to(entry)
+    wrapper, this = venv / "bin" / "snakemake", Path(__file__).resolve()
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{this}" "{real / "bin" / "snakemake"}" "$@"\n')
+    wrapper.chmod(0o755)
     for stamp in (".installed-workflow", ".installed-test"):
         (venv / stamp).touch()
     if (ROOT / ".mypy_cache").is_dir() and not (repo / ".mypy_cache").exists():
@@ -435,18 +447,6 @@ def _run(
             f"--- stdout (end)\n{p.stdout[-3000:]}\n--- stderr (end)\n{p.stderr[-3000:]}"
         )
     return p
-
-
-OPERATORS = {"|", "||", "&", "&&", ";", "<", ">", ">>", "2>", "2>&1"}
-
-
-def _argv(text: str, cp: Copy, where: str, env: tuple) -> list[str]:
-    """The argument vector the shell would run for the simple command ``text`` (its command
-    substitutions done, e.g. the report path that ``make report`` computes)."""
-    if OPERATORS & set(_split(text)):
-        raise CommandFailed(f"{where}: `{text}` is not one simple command: no dry run can be made of it")
-    printed = _run(f'_argv() {{ printf "%s\\0" "$@"; }}; _argv {text}', cp, where, env).stdout
-    return printed.split("\0")[:-1]
 
 
 def snakemake_as_checked(argv: list[str]) -> list[str]:
@@ -561,8 +561,8 @@ def check(text: str, cp: Copy, where: str, env: tuple = ()) -> None:
         _check_make(words, start, cp, where, env)
     elif prog in INSTALLERS:
         _check_install(words, where)
-    elif prog == "snakemake":
-        _run(snakemake_as_checked(_argv(text, cp, where, env)), cp, where, env)
+    elif prog == "snakemake" and words[start - 2 : start] == ["-m", "snakemake"]:
+        _run([".venv/bin/snakemake", *words[start:]], cp, where, env)  # the wrapper, as below
     elif prog == "pytest":
         _run(f"{text} --collect-only -q", cp, where, env)
     elif prog == "jupyter":
@@ -586,3 +586,14 @@ def take(steps: list[Command | CreateFile], cp: Copy) -> None:
             raise CommandFailed(step.problem)
         else:
             check(step.text, cp, step.where, step.env)
+
+
+def main(argv: list[str]) -> None:
+    """The copy's ``.venv/bin/snakemake`` (see :func:`prepare`): ``argv`` is the real program and
+    the arguments it was given; it runs as :func:`snakemake_as_checked` says."""
+    real, *args = argv
+    os.execv(real, [real, *snakemake_as_checked([real, *args])[1:]])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
