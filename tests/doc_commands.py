@@ -485,7 +485,8 @@ def _check_server(text: str, cp: Copy, where: str, env: tuple, timeout: float = 
     import json
     import urllib.request
 
-    text += " --no-browser --ServerApp.port=0"
+    # a free port of 127.0.0.1 only: with "localhost", IPv4 and IPv6 could get different ports
+    text += " --no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port=0"
     cp.ran.append(text)
     p = subprocess.Popen(
         ["sh", "-c", f"exec {text}"],
@@ -511,9 +512,16 @@ def _check_server(text: str, cp: Copy, where: str, env: tuple, timeout: float = 
                         f"http://127.0.0.1:{port}/api/contents/{nb}?content=0",
                         headers={"Authorization": f"token {token}"} if token else {},
                     )
-                    with urllib.request.urlopen(req, timeout=60) as r:
-                        if json.load(r).get("type") != "notebook":
-                            raise CommandFailed(f"{where}: `{text}` does not serve {nb} as a notebook")
+                    for _ in range(60):  # the URL may be printed just before the server listens
+                        try:
+                            with urllib.request.urlopen(req, timeout=60) as r:
+                                served = json.load(r).get("type")
+                            break
+                        except OSError as err:
+                            served = f"{err}; the server said:\n{''.join(out)[-3000:]}"
+                            time.sleep(0.5)
+                    if served != "notebook":
+                        raise CommandFailed(f"{where}: `{text}` does not serve {nb} as a notebook: {served}")
                 return
             if time.monotonic() > deadline:
                 break
