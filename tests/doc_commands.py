@@ -582,7 +582,9 @@ def check(text: str, cp: Copy, where: str, env: tuple = ()) -> None:
 
 
 def take(steps: list[Command | CreateFile], cp: Copy) -> None:
-    """Take a page's steps in order in the copy: write its files, run its commands."""
+    """Take a page's steps in order in the copy: write its files, run its commands (a command the
+    page repeats with no file written in between runs once)."""
+    done: set[tuple[str, tuple]] = set()
     for step in steps:
         if isinstance(step, CreateFile):
             path = cp.repo / step.path
@@ -590,10 +592,12 @@ def take(steps: list[Command | CreateFile], cp: Copy) -> None:
                 raise CommandFailed(f"{step.where}: the recipe would overwrite {step.path}")
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(step.text)
+            done.clear()
         elif step.problem:
             raise CommandFailed(step.problem)
-        else:
+        elif (step.text, step.env) not in done:
             check(step.text, cp, step.where, step.env)
+            done.add((step.text, step.env))
 
 
 def main(argv: list[str]) -> None:
