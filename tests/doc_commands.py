@@ -48,8 +48,9 @@ package imported (``PYTHONPATH``):
   be installed).
 
 A how-to recipe (docs/howto/*.md) is a sequence: its files are written where it says to create
-them (``Create `path`:`` and a fenced block) and its commands run in order, in one copy; every
-other page's commands are independent, each in a copy of its own.
+them (``Create `path`:`` and a fenced block) and its commands run in order, in one copy (a command
+it repeats with no file written in between, once); every other page's commands are independent,
+each in a copy of its own.
 """
 
 from __future__ import annotations
