@@ -22,9 +22,9 @@ import yaml
 
 from onlinerank.adversaries import make_adversary
 from onlinerank.cells import STAGES, Cell, cell_game, groups_of, spec_params
+from onlinerank.config import load_settings
 from onlinerank.game import Game
 from onlinerank.learners import make_learner
-from onlinerank.settings import load_settings
 from onlinerank.simulate import simulate
 
 

@@ -129,12 +129,13 @@ def pytest_sessionfinish(session, exitstatus):
             os.killpg(int((smoke / "pgid").read_text()), signal.SIGTERM)
 
 
+@pytest.hookimpl(trylast=True)  # after -k and -m have deselected tests
 def pytest_collection_modifyitems(session, config, items):
     """A session with a test that reads the smoke run starts it now and puts those tests last, so
     that the run goes on while the tests that do not need it run (in the same order in every
     xdist worker: a stable sort of the collected order)."""
     needs = {id(item) for item in items if "smoke_run" in item.fixturenames}
-    if needs:
+    if needs and not config.option.collectonly:  # --collect-only runs no test
         items.sort(key=lambda item: id(item) in needs)
         _start_smoke_run(_shared_dir(config))
 

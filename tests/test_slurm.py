@@ -1,9 +1,11 @@
-"""The smoke tier's deterministic tables through a real single-node SLURM cluster.
+"""The SLURM profile plans every tier, and runs the whole smoke tier through a real single-node
+SLURM cluster with the same tables as a local run.
 
 The cluster is built from Debian's packages by tests/slurm_cluster.py (installed with apt-get if
 missing, daemons started in the background, stopped by PID at the end).  The test skips only when
 the packages cannot be installed (not root, no apt-get, apt-get failing); a cluster that is
-installed but does not come up, a hanging run or different tables fail it.
+installed but does not come up, a hanging run or different tables fail it.  What each setting of
+the profile is for, and what the cluster must provide: docs/howto/slurm.md.
 
 By hand, from the repository root (as root)::
 
@@ -11,35 +13,32 @@ By hand, from the repository root (as root)::
 """
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import DETERMINISTIC_TABLES, ROOT, copy_repo
+from conftest import ROOT, copy_repo
 from slurm_cluster import ClusterUnavailable, _ephemeral_low, _free_ports, bring_up, tear_down
 
 pytestmark = pytest.mark.workflow
 PROFILE = "workflow/profiles/slurm"
-#: a part of the smoke tier through SLURM: one simulate job and one closed-form table, each as a
-#: group job of the profile; every table of the tier is compared between local runs by
-#: tests/test_workflow.py.  One member per group: the plugin polls squeue 1, 12, 33, 64 ... s after
-#: submitting, and each member of a group costs ~5 s on this 2-CPU node (srun and a nested
-#: Snakemake), so two single-member groups finish before the 12 s poll (the run takes ~17 s) where
-#: groups of 2-4 members missed it and waited for the 33 s one (~37 s).  The profile's grouping
-#: itself is checked by test_slurm_profile_settings.
-SLURM_TABLES = ["sim_lower", "bounds_upper"]
-assert set(SLURM_TABLES) <= set(DETERMINISTIC_TABLES)
-TARGETS = [f"results-smoke/tables/{t}.csv" for t in SLURM_TABLES]
-SLURM_TIMEOUT = 150  # s; measured ~17 s on a 2-CPU node
+TIERS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "config").glob("*.yaml"))
+#: the whole smoke tier through the cluster (7 SLURM jobs: 4 of simulations, the tables, the timing
+#: table alone, the mutations; the claims and figures run on the submitting host) takes about as
+#: long as the local run on 2 cores: on the 2-CPU test machine, each pair one run after the other,
+#: 198 s against 211 s at a load of 6-10, and 338 s against 366 s at a load of 15-21
+SLURM_TIMEOUT = 1500  # s
 
 
 def run_snakemake(cwd: Path, *args: str, timeout: float, env: dict | None = None) -> tuple[int, str]:
-    """Run Snakemake; on timeout stop it with SIGINT (it ignores SIGTERM while SLURM jobs run,
-    SLURM-NOTES trap 3) and, if it still does not exit, SIGKILL its process group; then fail."""
+    """Run Snakemake; on timeout stop it with SIGINT (it ignores SIGTERM while SLURM jobs run:
+    docs/howto/slurm.md) and, if it still does not exit, SIGKILL its process group; then fail."""
     p = subprocess.Popen(
         [sys.executable, "-m", "snakemake", *args],
         cwd=cwd,
@@ -63,6 +62,33 @@ def run_snakemake(cwd: Path, *args: str, timeout: float, env: dict | None = None
             f"SIGINT (exit {p.returncode}). Last output:\n{out[-5000:]}"
         )
     return p.returncode, out
+
+
+def local_rules() -> set[str]:
+    """The rules the Snakefile keeps on the submitting host (its ``localrules:`` block)."""
+    block = re.search(r"^localrules:\n((?:    \w+,\n)+)", (ROOT / "Snakefile").read_text(), re.M)
+    assert block, "no localrules: block in the Snakefile"
+    return set(re.findall(r"(\w+),", block.group(1)))
+
+
+def planned_slurm_jobs(dry_run: str) -> tuple[list[Counter], Counter]:
+    """The SLURM jobs a dry run with the profile would submit: the group jobs (the rules of each
+    group's members) and the jobs submitted alone (by rule)."""
+    groups: list[Counter] = []
+    alone: Counter = Counter()
+    local = local_rules() | {"all"}
+    for line in dry_run.splitlines():
+        if re.match(r"\[.*\] Group job \w+ ", line):
+            groups.append(Counter())
+        elif m := re.match(r"    rule (\w+):", line):
+            groups[-1][m.group(1)] += 1
+        elif (m := re.match(r"rule (\w+):", line)) and m.group(1) not in local:
+            alone[m.group(1)] += 1
+    return groups, alone
+
+
+def group_names(dry_run: str) -> Counter:
+    return Counter(re.findall(r"\] Group job (\w+) ", dry_run))
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +120,8 @@ def test_cluster_ports_lie_below_the_ephemeral_range():
 
 
 def test_slurm_profile_settings():
-    """The settings without which a cluster without slurmdbd hangs (SLURM-NOTES), and grouping."""
+    """The settings without which a cluster without slurmdbd hangs (docs/howto/slurm.md), and
+    grouping: simulate jobs by the profile, table jobs by the rule (all but the timing table)."""
     text = (ROOT / PROFILE / "config.yaml").read_text()
     prof = yaml.safe_load(text)
     assert prof["executor"] == "slurm"
@@ -103,29 +130,42 @@ def test_slurm_profile_settings():
     assert prof["jobs"] >= 1 and prof["latency-wait"] >= 1
     assert prof["cores"] == 1  # group jobs: members one after another on one CPU
     assert {"slurm_partition", "runtime", "mem_mb"} <= set(prof["default-resources"])
-    assert prof["groups"]["simulate"] == "sim" and prof["group-components"]["sim"] > 1
+    assert prof["groups"] == {"simulate": "sim"} and prof["group-components"]["sim"] > 1
+    assert prof["group-components"]["tables"] > 1
     assert not (ROOT / PROFILE / "profile.yaml").exists()  # one profile file, not both
+    assert "SLURM-NOTES" not in text and not re.search(r"\btrap \d", text)
 
 
-def test_slurm_profile_dry_run():
-    """The profile parses and the plugin is installed (part of the `test` extra)."""
+@pytest.mark.parametrize("tier", TIERS)
+def test_the_profile_plans_the_full_dag_of_every_tier(tier):
+    """A dry run of the tier's every job with the profile: Snakemake accepts every group job (the
+    members of a group must ask for the same string resources, such as slurm_extra), the table
+    jobs go as groups of at most 12 without the timing table, which goes alone, and the rules of
+    the Snakefile's localrules are never submitted."""
     try:
         import snakemake_executor_plugin_slurm  # noqa: F401
     except ImportError:
         pytest.fail("snakemake-executor-plugin-slurm is missing: pip install -e '.[workflow,test]'")
     rc, out = run_snakemake(
-        ROOT,
-        *TARGETS,
-        "--workflow-profile",
-        PROFILE,
-        "--configfile",
-        "config/smoke.yaml",
-        "-n",
-        "--forceall",
-        timeout=120,
+        ROOT, "--workflow-profile", PROFILE, "--configfile", tier, "-n", "--forceall", timeout=300
     )
     assert rc == 0, out[-3000:]
-    assert "Group job sim" in out and "Group job tables" in out, out[-3000:]
+    groups, alone = planned_slurm_jobs(out)
+    assert set(group_names(out)) == {"sim", "tables"}, group_names(out)
+    prof = yaml.safe_load((ROOT / PROFILE / "config.yaml").read_text())
+    for members in groups:
+        assert set(members) in ({"simulate"}, {"table"}), members
+        assert sum(members.values()) <= max(prof["group-components"].values())
+    tables = sum(g["table"] for g in groups)
+    from onlinerank.table_schemas import TABLE_STAGE
+
+    config = yaml.safe_load((ROOT / tier).read_text())
+    assert tables + alone["table"] == sum(
+        1 for t in TABLE_STAGE if not t.startswith("sim_") and TABLE_STAGE[t] in config
+    )
+    assert alone["table"] == ("runtime" in config)
+    assert "wildcards: table=runtime" not in "".join(re.findall(r"Group job tables.*?(?=\n\[|\Z)", out, re.S))
+    assert set(alone) <= {"table", "mutations"}, alone  # every simulate job is in a group
 
 
 def test_cluster_helper_skips_only_for_install_problems(monkeypatch):
@@ -144,26 +184,28 @@ def test_cluster_helper_skips_only_for_install_problems(monkeypatch):
     assert sc.install() == 0.0  # nothing to install, nothing run
 
 
-def test_smoke_tables_identical_on_slurm(cluster, smoke_run, tmp_path):
-    """The session's local smoke run (2 cores) against the same targets through SLURM."""
-    t1 = time.monotonic()
+def test_the_whole_smoke_tier_through_slurm_gives_the_local_tables(cluster, smoke_run, tmp_path):
+    """Every job of the smoke tier in a fresh copy through the profile: the SLURM jobs the dry run
+    plans all complete, the local rules stay on the submitting host, and every table is
+    byte-identical to the session's local run (2 cores), but the wall-clock timings."""
     remote = copy_repo(tmp_path / "slurm")
-    # targets first: --configfile takes several values (SLURM-NOTES trap 5)
-    rc, out = run_snakemake(
-        remote,
-        *TARGETS,
-        "--workflow-profile",
-        PROFILE,
-        "--configfile",
-        "config/smoke.yaml",
-        timeout=SLURM_TIMEOUT,
-        env=cluster.env,
-    )
+    smoke = ("--workflow-profile", PROFILE, "--configfile", "config/smoke.yaml")
+    rc, plan = run_snakemake(remote, *smoke, "-n", timeout=300, env=cluster.env)
+    assert rc == 0, plan[-3000:]
+    groups, alone = planned_slurm_jobs(plan)
+    t1 = time.monotonic()
+    rc, out = run_snakemake(remote, *smoke, timeout=SLURM_TIMEOUT, env=cluster.env)
     t_slurm = time.monotonic() - t1
-    print(f"[slurm] SLURM run of the {len(TARGETS)} tables: {t_slurm:.1f} s")
+    shared = smoke_run.parent  # the local run's start (its pgid file) and end (its rc file)
+    t_local = (shared / "rc").stat().st_mtime - (shared / "pgid").stat().st_mtime
+    print(
+        f"[slurm] the smoke tier through SLURM ({len(groups)} group jobs, {sum(alone.values())} "
+        f"single jobs): {t_slurm:.0f} s; the session's local run (2 cores, run alongside other "
+        f"tests): {t_local:.0f} s"
+    )
     assert rc == 0, out[-6000:] + "\n" + cluster.logs()
 
-    # the jobs really went through SLURM (finished jobs stay listed for MinJobAge = 600 s)
+    # the jobs really went through SLURM (finished jobs stay listed for MinJobAge)
     run_id = next(
         line.split(":", 1)[1].strip() for line in out.splitlines() if line.startswith("SLURM run ID:")
     )
@@ -175,9 +217,14 @@ def test_smoke_tables_identical_on_slurm(cluster, smoke_run, tmp_path):
         timeout=30,
     ).stdout.split("\n")
     states = [j.split()[1] for j in jobs if j.strip()]
-    assert len(states) == 2, (states, out[-3000:])  # the simulate group and the tables group
+    assert len(states) == len(groups) + sum(alone.values()), (states, groups, alone)
     assert set(states) == {"COMPLETED"}, states
-    assert "localrule aggregate" in out  # short rules stayed on the submitting host
+    assert "localrule aggregate" in out and "localrule claims" in out  # kept on the submitting host
 
-    for rel in TARGETS:
-        assert (smoke_run / rel).read_bytes() == (remote / rel).read_bytes(), rel
+    local = sorted(p.name for p in (smoke_run / "results-smoke" / "tables").glob("*.csv"))
+    assert sorted(p.name for p in (remote / "results-smoke" / "tables").glob("*.csv")) == local
+    for name in local:
+        if name != "runtime.csv":  # wall-clock seconds
+            rel = f"results-smoke/tables/{name}"
+            assert (smoke_run / rel).read_bytes() == (remote / rel).read_bytes(), rel
+    assert (remote / "results-smoke" / "figures" / "claims.json").stat().st_size > 0

@@ -10,6 +10,11 @@ rule table:
         f"{RES}/tables/{{table}}.csv",
     log:
         f"{RES}/logs/table_{{table}}.log",
+    # with a cluster executor the table jobs go as one group job (workflow/profiles/slurm sets its
+    # size), all but the timing table, which asks for the node to itself (slurm_extra below): the
+    # members of a group job must ask for the same slurm_extra
+    group:
+        lambda wc: None if wc.table == "runtime" else "tables"
     conda:
         "../../environment.yml"
     # wall-clock timings want the machine (capped by --cores) or, on SLURM, the node to themselves
