@@ -25,10 +25,11 @@ from onlinerank.adversaries.uniform import UniformAdversary
 from onlinerank.claims.common import has_own_bound, plays_role
 from onlinerank.game import Game
 from onlinerank.learners import LEARNERS
+from onlinerank.learners.base import AUTO_COLORS, automatic_color
 from onlinerank.learners.onlinerank import ONLINERANK_VARIANTS, SAMPLER_STYLE
 from onlinerank.learners.simple import FollowTheLeader, UniformRanking
-from onlinerank.plotting import AUTO_COLORS, LEARNER_COLORS, automatic_color, learner_style
-from onlinerank.timing import repeat_seconds, runtime_rows
+from onlinerank.plotting import LEARNER_COLORS, learner_style
+from onlinerank.timing import process_rows, repeat_seconds
 from onlinerank.worst_case import exact_worst_regret, learner_bound
 from onlinerank.worst_case_tables import comparison_rows
 
@@ -283,9 +284,12 @@ def test_the_timings_report_the_learners_counters(plugins):
             "runtime": {"learners": ["mine"], "n": [4, 5], "seconds_per_point": 0.001},
         }
     )
-    # one n and two repeats: smaller than the schema lets a tier time (a quick check of the columns)
+    # one n and two repeats: smaller than the schema lets a tier time (a quick check of the columns);
+    # one timing process in this one (runtime_rows starts fresh processes, which would not know a
+    # learner registered by a test)
     assert settings.runtime is not None
-    rows = runtime_rows(settings.learners, replace(settings.runtime, n=(4,), repeats=2))
+    learners = {label: spec.as_dict() for label, spec in settings.learners.items()}
+    rows = process_rows(learners, replace(settings.runtime, n=(4,), repeats=2))
     parts = {r["part"] for r in rows}
     assert "sweep" in parts and {r["sweeps_per_round"] for r in rows} == {7.0}
 

@@ -27,8 +27,6 @@ __all__ = [
     "save_figure",
     "read_table",
     "LEARNER_COLORS",
-    "AUTO_COLORS",
-    "automatic_color",
     "learner_style",
     "plain_log_axis",
     "regret_yscale",
@@ -183,29 +181,6 @@ class _LearnerColors(Mapping[str, str]):
 
 #: the colour of each learner that declares one (its ``Learner.plot_color``)
 LEARNER_COLORS: Mapping[str, str] = _LearnerColors()
-
-
-#: the colours of the learners whose class declares no ``plot_color`` (a plug-in's default): each
-#: at least 50 apart in RGB (0-255 a channel) from every colour of the built-in learners (their
-#: ``plot_color`` and OnlineRank's sampler and variant styles) and from each other
-AUTO_COLORS = ("#1b9e77", "#c51b7d", "#00441b", "#762a83", "#a6d854", "#01665e", "#a50026", "#e6ab02")
-
-
-def automatic_color(name: str) -> str | None:
-    """The colour of the registered learner ``name`` whose class declares no ``plot_color``: the
-    registered learners without one (and without a ``plot_style`` of their own), in the order of
-    their names, take :data:`AUTO_COLORS` in turn.  So the colour is the same in every figure of a
-    run, never a built-in learner's colour, and distinct for up to ``len(AUTO_COLORS)`` such
-    learners (then the palette repeats).  None for a name that is not registered or whose class
-    has a colour of its own."""
-    from .learners import LEARNERS
-
-    plain = sorted(
-        key for key, cls in LEARNERS.items() if cls.plot_color is None and not cls.implements("plot_style")
-    )
-    if name not in plain:
-        return None
-    return AUTO_COLORS[plain.index(name) % len(AUTO_COLORS)]
 
 
 def learner_style(spec: dict, label: str, learners: dict | None = None) -> dict:

@@ -29,7 +29,7 @@ hook                       default                               override to
                                                                  arrays (the command line's
                                                                  memory estimate)
 ``plot_color``             ``None`` (an automatic colour,        give the figures one colour
-                           ``plotting.automatic_color``)
+                           ``automatic_color`` below)
 ``plot_style(spec, ...)``  ``plot_color``, marker ``^``, ``-.``  style variants of the learner
 ``timing_counters()``      ``{}``                                report work counters of the last
                                                                  update to the timings (e.g.
@@ -60,11 +60,31 @@ from ..game import Game
 from ..registry import Registry, owner
 from ..seeding import draw_seeds
 
-__all__ = ["Learner", "LEARNERS", "register", "make_learner", "check_seeds"]
+__all__ = ["Learner", "LEARNERS", "register", "make_learner", "check_seeds", "AUTO_COLORS", "automatic_color"]
 
 LEARNERS = Registry("learner")
 #: class decorator adding a learner to :data:`LEARNERS` under ``cls.name``
 register = LEARNERS.register
+
+#: the colours of the learners whose class declares no ``plot_color`` (a plug-in's default): each
+#: at least 50 apart in RGB (0-255 a channel) from every colour of the built-in learners (their
+#: ``plot_color`` and OnlineRank's sampler and variant styles) and from each other
+AUTO_COLORS = ("#1b9e77", "#c51b7d", "#00441b", "#762a83", "#a6d854", "#01665e", "#a50026", "#e6ab02")
+
+
+def automatic_color(name: str) -> str | None:
+    """The colour of the registered learner ``name`` whose class declares no ``plot_color``: the
+    registered learners without one (and without a ``plot_style`` of their own), in the order of
+    their names, take :data:`AUTO_COLORS` in turn.  So the colour is the same in every figure of a
+    run, never a built-in learner's colour, and distinct for up to ``len(AUTO_COLORS)`` such
+    learners (then the palette repeats).  None for a name that is not registered or whose class
+    has a colour of its own."""
+    plain = sorted(
+        key for key, cls in LEARNERS.items() if cls.plot_color is None and not cls.implements("plot_style")
+    )
+    if name not in plain:
+        return None
+    return AUTO_COLORS[plain.index(name) % len(AUTO_COLORS)]
 
 
 def make_learner(name: str, **params: Any) -> Learner:
@@ -203,7 +223,7 @@ class Learner:
         return 0
 
     #: the colour of this learner's lines in the figures (``None``: an automatic colour, distinct
-    #: from the built-in learners', :func:`onlinerank.plotting.automatic_color`)
+    #: from the built-in learners', :func:`onlinerank.learners.base.automatic_color`)
     plot_color: ClassVar[str | None] = None
 
     @classmethod
@@ -212,10 +232,8 @@ class Learner:
         spec ``spec`` and config label ``label`` in the figures (theory §3.3: the learners the
         figures compare); ``learners`` is the config's whole ``learners`` dict when the caller has
         it, so that variants of one learner can be told apart.  Default: :attr:`plot_color` (when
-        ``None``, :func:`onlinerank.plotting.automatic_color`), an open triangle and a dash-dot
+        ``None``, :func:`onlinerank.learners.base.automatic_color`), an open triangle and a dash-dot
         line, labelled ``label``.  :func:`onlinerank.plotting.learner_style` calls it."""
-        from ..plotting import automatic_color
-
         color = cls.plot_color if cls.plot_color is not None else automatic_color(cls.name)
         return {"color": color, "marker": "^", "ls": "-.", "mfc": "none", "label": label}
 
