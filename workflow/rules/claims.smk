@@ -11,7 +11,7 @@ from onlinerank.figures import FIGURES
 FIGURE_CLAIMS = " ".join(f"{name}:{','.join(spec.claims)}" for name, spec in FIGURES.items())
 
 
-# The mutation tests of the claims (onlinerank.mutations): small cells run unmutated and under each
+# The mutation tests of the claims (workflow/mutants): small cells run unmutated and under each
 # deliberate defect of the learner or a sampler, in every tier (about 10-15 s on one core).
 rule mutations:
     input:

@@ -47,7 +47,7 @@ def write_claims(
     """Evaluate every claim on the tables at ``table_paths`` (name -> CSV) and write ``output.json``,
     ``output.md``, ``output.csv`` and ``output.intro``; returns the document plus its summary lines
     under ``"summary"`` (not written).  ``mutations_path`` (optional, skipped if absent): the
-    mutations table (:mod:`onlinerank.mutations`), rendered as its own section."""
+    mutations table (``workflow/mutants``), rendered as its own section."""
     tables = {name: read_table(path) for name, path in table_paths.items()}
     mutations = read_table(mutations_path) if mutations_path and Path(mutations_path).exists() else None
     doc = build_document(tables, config, _meta(config), mutations)
