@@ -76,7 +76,7 @@ class LogWeightArrays(NamedTuple):
     #: the learning rate: item u of row r has the log-weight ``eta * S[r, u]``
     eta: float
     #: (R, n) float64: the cached weights ``exp(eta * S[r, u] - shift[r])`` of the rows of form 0
-    #: (``(0, 0)`` where no row has them)
+    #: (shape (0, 0) for a state without cached weights: every row of form 1)
     weights: np.ndarray
     #: (R,) float64: the shift of each row's cached weights, its largest log-weight when cached
     shift: np.ndarray
@@ -105,21 +105,25 @@ class RoundScratch(NamedTuple):
 
     #: (k,) int64: the chosen items, sorted (:func:`_el_items_row`)
     chosen_sorted: np.ndarray
-    #: (n,) int64, zero between rounds: unchosen / chosen items at each histogram value
+    #: (n,) int64, zero between rounds: the unchosen items at each histogram value
     unchosen_at: np.ndarray
+    #: (n,) int64, zero between rounds: the chosen items at each histogram value
     chosen_at: np.ndarray
-    #: (k,) int64 and float64: the chosen items' ids and keys, sorted (:func:`~.feedback._possum`)
+    #: (k,) int64: the chosen items' ids, sorted by key (:func:`~.feedback._possum`)
     tie_ids: np.ndarray
+    #: (k,) float64: the chosen items' keys, sorted (:func:`~.feedback._possum`)
     tie_keys: np.ndarray
     #: (k,) float64: the chosen items' cached weights, set aside (:func:`_el_items_row`)
     saved_weights: np.ndarray
-    #: (n,) float64: the Plackett-Luce keys of the row
-    pl_keys: np.ndarray
-    #: (n,) float64, (n,) float64, (n,) uint64, (140,) uint64: QuickSort's exact values, packed
-    #: records, coins and segment stack (:func:`_qs_sort`)
+    #: (n,) float64: the Plackett-Luce keys of the row (the exponential race)
+    race_keys: np.ndarray
+    #: (n,) float64: QuickSort's exact weights or log-weights (:func:`_qs_sort`)
     qs_values: np.ndarray
+    #: (n,) float64: QuickSort's packed records (value and item id)
     qs_records: np.ndarray
+    #: (n,) uint64: QuickSort's coins of a partition
     coins: np.ndarray
+    #: (140,) uint64: QuickSort's stack of segments
     stack: np.ndarray
     #: (n,) int64: the position of each item in the QuickSort order
     positions: np.ndarray
@@ -961,7 +965,7 @@ def play_items(weights, histogram, items, keys, t0, sampler, lowbits, exp_loss, 
         tie_ids=ints[3],
         tie_keys=floats[3],
         saved_weights=floats[4],
-        pl_keys=floats[0, :n],
+        race_keys=floats[0, :n],
         qs_values=floats[1, :n],
         qs_records=floats[2, :n],
         coins=np.empty(n, dtype=np.uint64),
@@ -978,7 +982,7 @@ def _play_items_rows(lw, hist, items, keys, t0, sampler, lowbits, exp_loss, loss
     R, B, k = items.shape
     n = lw.S.shape[1]
     comb = np.float64(k * (k - 1) // 2)
-    tk = scratch.pl_keys
+    tk = scratch.race_keys
     pk = scratch.qs_records
     pos = scratch.positions
     mask = (np.int64(1) << lowbits) - 1
