@@ -73,7 +73,7 @@ def replicate_keys(root_seed: int, names: Iterable[object], reps: Iterable[int],
 # Constants and the finaliser ``mix64`` are defined here once.  ``mix64`` is plain arithmetic on
 # ``np.uint64`` (scalars or arrays), so the numba kernels compile this very function
 # (``_kernels.streams._mix = njit(seeding.mix64)``) and this module stays free of numba.
-WEYL_INCREMENT = np.uint64(0x9E3779B97F4A7C15)  # Weyl increment (2^64 / golden ratio)
+WEYL_INCREMENT = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's step: 2^64 / the golden ratio, an odd integer
 MIX_C1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX_C2 = np.uint64(0x94D049BB133111EB)
 _S27 = np.uint64(27)
