@@ -24,7 +24,7 @@ from onlinerank.game import Game
 from onlinerank.io import read_table, write_csv
 from onlinerank.learners import LEARNERS, make_learner
 from onlinerank.learners.onlinerank import OnlineRank
-from onlinerank.samplers import quicksort, quicksort_rows
+from onlinerank.samplers import quicksort
 from onlinerank.simulate import simulate
 from onlinerank.table_schemas import columns
 
@@ -224,20 +224,20 @@ def test_mutated_quicksort_has_the_mutated_coin(name, c):
     assert np.array_equal(MUTATIONS[name].learner.orders("plackett-luce", S[:100], seeds[:100]), pl)
 
 
-def test_the_broken_coin_is_quicksort_on_scaled_log_weights():
-    """The broken coin's orders are Algorithm 2's on the log-weights ``(c eta) S`` (the module's
-    definition), drawn by the literal reference for the same law: checked on the pair
-    frequencies of the reference sampler, an independent implementation."""
-    from onlinerank.samplers import quicksort_reference
+def test_the_broken_coin_draws_what_the_kernel_draws_at_the_rate_c_eta():
+    """The broken coin's orders (QuickSort on the log-weights ``(c eta) S``, formed in numpy) are
+    the compiled kernel's on the scores S at the rate ``c eta`` (formed in the kernel), for both
+    coins and for rows in both forms (log-weight range below and above the kernels' LO)."""
+    from onlinerank import samplers
 
     rng = np.random.default_rng(11)
-    ref = np.stack([quicksort_reference(-1.0 * W, rng) for _ in range(20_000)])
-    assert_law(ref, coin_probs(-1.0))
-    S = np.broadcast_to(W, (3, W.size)).copy()
-    seeds = np.arange(3, dtype=np.uint64)
-    assert np.array_equal(
-        mutant_learners.coin_quicksort_rows(0.8, 2.0, S, seeds), quicksort_rows((0.8 * 2.0) * S, seeds)
-    )
+    for c in (-1.0, 0.8):
+        for scale in (1.0, 400.0):
+            S = np.ascontiguousarray(rng.normal(size=(50, 9)) * scale)
+            seeds = rng.integers(0, 2**63, size=50, dtype=np.uint64)
+            kernel_state = (S, c * 1.7, samplers._NO_CACHE, samplers._NO_SHIFT, np.ones(50, dtype=np.int8))
+            want = samplers._qs_sample(kernel_state, seeds)
+            assert np.array_equal(mutant_learners.coin_quicksort_rows(c, 1.7, S, seeds), want), (c, scale)
 
 
 def test_the_mutation_does_not_outlive_its_context():
