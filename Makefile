@@ -101,7 +101,7 @@ docs: $(VENV)/.installed-test                 ## build the documentation site in
 bench: $(VENV)/.installed-test                ## performance ratios against floors measured in the same run
 	$(BIN)/python -m bench
 
-lint: $(VENV)/.installed-test                 ## ruff (rules, formatting), mypy on src/, snakefmt, snakemake --lint
+lint: $(VENV)/.installed-test                 ## ruff (rules, formatting), mypy on src/ and workflow/mutants/, snakefmt, snakemake --lint
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy

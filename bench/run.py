@@ -181,7 +181,7 @@ def bench_sizes(sizes: list[int], repeats: int, rng: np.random.Generator) -> lis
     return rows
 
 
-RS = 32  # replicates of the engine rows (the setting)
+ENGINE_REPS = 32  # replicates of the engine rows
 
 
 def _sim_seconds(n: int, T: int, sample: bool) -> float:
@@ -190,7 +190,7 @@ def _sim_seconds(n: int, T: int, sample: bool) -> float:
         OnlineRank(sampler="plackett-luce", eta="paper"),
         make_adversary("uniform"),
         Game(n=n, T=T),
-        reps=RS,
+        reps=ENGINE_REPS,
         sample=sample,
     )
     return time.perf_counter() - t0
@@ -213,7 +213,7 @@ def bench_simulate(sizes: list[int], repeats: int, rng: np.random.Generator) -> 
     rows = []
     for n in sizes:
         T = 50_000 if n <= 100 else 5_000
-        X = rng.random((RS, n))
+        X = rng.random((ENGINE_REPS, n))
         floors = {
             False: ("np.exp((R, n))", lambda X=X: np.exp(X), 1.0),
             True: ("np.argsort((R, n), axis=1)", lambda X=X: np.argsort(X, axis=1), 1.5),
@@ -231,7 +231,7 @@ def bench_simulate(sizes: list[int], repeats: int, rng: np.random.Generator) -> 
             med = float(np.median(per_round))
             ratio = float(np.median(ratios))
             rmin = min(per_round) / min(fl)
-            rows.append((n, f"floor: {fname}, R = {RS}", float(np.median(fl)), 1.0, 1.0, "-", None))
+            rows.append((n, f"floor: {fname}, R = {ENGINE_REPS}", float(np.median(fl)), 1.0, 1.0, "-", None))
             rows.append(
                 (
                     n,
@@ -239,7 +239,7 @@ def bench_simulate(sizes: list[int], repeats: int, rng: np.random.Generator) -> 
                     med,
                     ratio,
                     rmin,
-                    f"<= {target:g}x {fname.split('(')[0]}  [{RS * n / med:.2e} item-rounds/s]",
+                    f"<= {target:g}x {fname.split('(')[0]}  [{ENGINE_REPS * n / med:.2e} item-rounds/s]",
                     ratio <= target,
                 )
             )
@@ -251,7 +251,7 @@ def absolute_million() -> None:
     for sample in (False, True):
         _sim_seconds(100, 50, sample)
         print(
-            f"simulate OnlineRank PL vs uniform single choice, n = 100, R = {RS}, T = 10^6, "
+            f"simulate OnlineRank PL vs uniform single choice, n = 100, R = {ENGINE_REPS}, T = 10^6, "
             f"sample={sample}: {_sim_seconds(100, 10**6, sample):.1f} s"
         )
 

@@ -451,7 +451,7 @@ def _bt_hedge(tables, cfg, mp):
 
 
 #: claim id -> (mutation making it false, mutation making it comfortably true)
-MUTATIONS = {
+DATA_MUTATIONS = {
     "thm3.1": (_ratio_scale(4.0), _ratio_scale(0.5)),
     "thm3.1.worst_case": (
         _col("worst_case", "value", lambda r: 3 * r["bound_thm31"]),
@@ -557,13 +557,13 @@ VERDICT_BEARING = sorted(c.id for c in REGISTRY.values() if c.section != "not-te
 
 
 def test_every_verdict_bearing_claim_has_a_failing_test():
-    assert set(MUTATIONS) == set(VERDICT_BEARING)
+    assert set(DATA_MUTATIONS) == set(VERDICT_BEARING)
 
 
 @pytest.mark.parametrize("cid", VERDICT_BEARING)
 def test_claim_can_fail_and_can_pass(cid, smoke_tables, smoke_config, monkeypatch):
     entry: Claim = REGISTRY[cid]
-    false, true = MUTATIONS[cid]
+    false, true = DATA_MUTATIONS[cid]
     for mutate, expect in ((false, "FAIL"), (true, "PASS")):
         tables = copy.deepcopy(smoke_tables)
         with monkeypatch.context() as mp:

@@ -1,6 +1,6 @@
 """The layout of the compiled kernels (:mod:`onlinerank._kernels`): every kernel a caller looks up is
-where it looks, the mutation hooks swap the module the samplers call, and the package's start-up
-(no BLAS probe, caches dropped together) holds for every kernel module."""
+where it looks, and the package's start-up (no BLAS probe, caches dropped together) holds for every
+kernel module."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from conftest import ROOT
 import onlinerank._kernels as kernels_package
 from onlinerank import samplers
 from onlinerank._kernels import drop_stale_caches, sources_digest
-from onlinerank.mutations import MUTATIONS, mutated
 
 PKG = ROOT / "src" / "onlinerank"
 KERNELS = "onlinerank._kernels"
@@ -82,21 +81,6 @@ def test_every_kernel_a_caller_looks_up_is_where_it_looks():
         assert f"{KERNELS}.{job}" in modules, job
     assert ("samplers.py", f"{KERNELS}.onlinerank", "qs_rows") in lookups
     assert ("logweights.py", f"{KERNELS}.onlinerank", "play_items") in lookups
-
-
-def test_the_mutation_hooks_swap_the_kernels_the_samplers_call():
-    """The mutations replace attributes of the module that ``samplers``/``logweights`` look their
-    kernels up in at each call, so a mutation reaches every caller."""
-    K = samplers._kern()
-    assert K.__name__ == f"{KERNELS}.onlinerank"
-    originals = (K.qs_rows, K.qs_rows_shared, K.play_items)
-    coin = [name for name in MUTATIONS if name.startswith("quicksort-coin")]
-    assert coin
-    for name in coin:
-        with mutated(name):
-            swapped = (samplers._kern().qs_rows, samplers._kern().qs_rows_shared, samplers._kern().play_items)
-            assert all(a is not b for a, b in zip(swapped, originals, strict=True)), name
-    assert (K.qs_rows, K.qs_rows_shared, K.play_items) == originals
 
 
 def test_a_kernel_module_starts_numba_without_the_blas_probe():

@@ -235,8 +235,8 @@ def _numerics_states():
 
 def test_numerics_paths_are_all_exercised():
     states = _numerics_states()
-    wmode = np.concatenate([lw._wmode for lw in states])
-    hd = np.concatenate([lw._hd for lw in states])
+    wmode = np.concatenate([lw._form for lw in states])
+    hd = np.concatenate([lw._hist_sizes for lw in states])
     assert set(wmode.tolist()) == {0, 1}
     assert (hd >= 0).any() and (hd < 0).any()
 
@@ -286,15 +286,15 @@ def _check_caches(lw: LogWeights) -> None:
 
     a = lw.eta * lw._S
     for r in range(lw._S.shape[0]):
-        if lw._wmode[r] == 0:
+        if lw._form[r] == 0:
             x = a[r] - lw._shift[r]
             assert x.min() >= -kernels.LO and x.max() <= kernels.HI
-            np.testing.assert_allclose(lw._w[r], np.exp(x), rtol=1e-15)  # no drift
-        if lw._hd[r] >= 0:
+            np.testing.assert_allclose(lw._weights[r], np.exp(x), rtol=1e-15)  # no drift
+        if lw._hist_sizes[r] >= 0:
             v, c = np.unique(lw._S[r], return_counts=True)
-            d = lw._hd[r]
-            np.testing.assert_array_equal(lw._hv[r, :d], v)
-            np.testing.assert_array_equal(lw._hc[r, :d], c)
+            d = lw._hist_sizes[r]
+            np.testing.assert_array_equal(lw._hist_values[r, :d], v)
+            np.testing.assert_array_equal(lw._hist_counts[r, :d], c)
 
 
 @pytest.mark.parametrize("eta", [0.2, 15.0])
@@ -307,7 +307,7 @@ def test_caches_consistent_after_many_updates(eta):
     seen_log_form = False
     for t in range(10_000):
         lw.add_items(choices[t])
-        seen_log_form |= bool(lw._wmode.any())
+        seen_log_form |= bool(lw._form.any())
         if t % 2500 == 2499:
             _check_caches(lw)
             items = random_items(rng, R, n, 1)
@@ -332,7 +332,7 @@ def test_histogram_switches_off_and_weights_take_over():
     lw = LogWeights(0.3, R, n)
     for _ in range(200):
         lw.add_items(rng.integers(0, n, size=(R, 1)))
-    assert np.all(lw._hd < 0)
+    assert np.all(lw._hist_sizes < 0)
     _check_caches(lw)
     items = random_items(rng, R, n, 2)
     np.testing.assert_allclose(lw.expected_loss_items(items), lw.reference_loss_items(items), rtol=1e-12)
@@ -415,14 +415,14 @@ def test_dense_parallel_path_matches_serial_and_reference():
     assert R * n * n >= logweights._PARALLEL_PAIRS
     lw = LogWeights(0.05, R, n)
     lw.add_dense(rng.normal(size=(R, n)) * np.array([[1.0], [100.0], [1e4], [3e4]]))
-    assert set(lw._wmode.tolist()) == {0, 1}
+    assert set(lw._form.tolist()) == {0, 1}
     s = -(np.argsort(rng.random((R, n)), axis=1) + 1.0)  # Spearman feedback
     got = lw.expected_loss_dense(s)
     np.testing.assert_allclose(got, lw.reference_loss_dense(s), rtol=1e-12)
     order = np.argsort(s, axis=1, kind="stable")
     ss = np.ascontiguousarray(np.take_along_axis(s, order, axis=1))
-    ws = np.ascontiguousarray(np.take_along_axis(lw._w, order, axis=1))
+    ws = np.ascontiguousarray(np.take_along_axis(lw._weights, order, axis=1))
     la = np.ascontiguousarray(np.take_along_axis(lw.a, order, axis=1))
     part = np.empty((R, (n + 1) // 2))
-    kernels.expected_loss_dense_serial(ss, ws, la, lw._wmode, part)
+    kernels.expected_loss_dense_serial(ss, ws, la, lw._form, part)
     np.testing.assert_array_equal(part.sum(axis=1), got)  # thread count does not matter

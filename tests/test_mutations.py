@@ -1,5 +1,5 @@
 """Mutation tests: the claims' verdicts have power against a broken learner, not only against
-scaled data (``onlinerank.mutations``).
+scaled data (``workflow/mutants``, the package of the pipeline's rule ``mutations``).
 
 The small cells of the mutations table are run once unmutated and once under each mutation (the
 smoke tier's seed and thresholds, in-process, about 10 s); each mutation must turn the claims it
@@ -8,30 +8,36 @@ breaks to FAIL while the unmutated run PASSes them, and a mutation must not outl
 
 from __future__ import annotations
 
+import copy
 import json
+import sys
 
 import numpy as np
 import pytest
 import yaml
 from conftest import ROOT
 
-from onlinerank._kernels import onlinerank as K
 from onlinerank.adversaries import make_adversary
 from onlinerank.claims.report import claims_markdown, document_json, validate_document
+from onlinerank.config import ConfigError, load_settings
 from onlinerank.game import Game
 from onlinerank.io import read_table, write_csv
-from onlinerank.learners import onlinerank as onlinerank_module
+from onlinerank.learners import LEARNERS, make_learner
 from onlinerank.learners.onlinerank import OnlineRank
-from onlinerank.mutations import (
+from onlinerank.samplers import quicksort
+from onlinerank.simulate import simulate
+from onlinerank.table_schemas import columns
+
+sys.path.insert(0, str(ROOT / "workflow"))  # the package mutants: a testing device, not installed
+from mutants import learners as mutant_learners  # noqa: E402
+from mutants.table import (  # noqa: E402
     MUTATIONS,
     SMALL_CELLS,
     mutated,
     mutation_rows,
     run_mutations,
+    small_config,
 )
-from onlinerank.samplers import quicksort, quicksort_rows
-from onlinerank.simulate import simulate
-from onlinerank.table_schemas import columns
 
 #: the claims of the paper that the small cells decide and that must PASS unmutated
 DECIDED = (
@@ -198,29 +204,73 @@ def assert_law(orders: np.ndarray, p: np.ndarray) -> None:
 def test_mutated_quicksort_has_the_mutated_coin(name, c):
     N = 40_000
     seeds = np.random.default_rng(7).integers(0, 2**63, size=N, dtype=np.uint64)
+    S = np.broadcast_to(W, (N, W.size)).copy()
     with mutated(name):
-        shared = quicksort(W, np.random.default_rng(1), size=N)
-        rows = quicksort_rows(np.broadcast_to(W, (N, W.size)).copy(), seeds)
+        # the table's orders (Lemma 6.1) and the simulator's (a learner put in the state eta S = W)
+        rows = LEARNERS["onlinerank"].orders("quicksort", S, seeds)
+        lrn = make_learner("onlinerank", sampler="quicksort", eta=1.0)
+    lrn.reset(Game(n=W.size, T=10), N)
+    lrn.set_scores(S)
+    ranked = lrn.rank(seeds)
+    assert type(lrn) is MUTATIONS[name].learner
     # Lemma 6.1 for QuickSort on the weights w^c: P(u before v) = w_u^c / (w_u^c + w_v^c)
-    assert_law(shared, coin_probs(c))
     assert_law(rows, coin_probs(c))
+    assert_law(ranked, coin_probs(c))
     # and the original law is rejected (the same test with p = w_u / (w_u + w_v))
     assert np.max(np.abs(z_scores(rows, coin_probs(1.0)))) > 10
+    assert np.max(np.abs(z_scores(ranked, coin_probs(1.0)))) > 10
+    # Plackett-Luce is not mutated: the same orders as OnlineRank's
+    pl = LEARNERS["onlinerank"].orders("plackett-luce", S[:100], seeds[:100])
+    assert np.array_equal(MUTATIONS[name].learner.orders("plackett-luce", S[:100], seeds[:100]), pl)
+
+
+def test_the_broken_coin_draws_what_the_kernel_draws_at_the_rate_c_eta():
+    """The broken coin's orders (QuickSort on the log-weights ``(c eta) S``, formed in numpy) are
+    the compiled kernel's on the scores S at the rate ``c eta`` (formed in the kernel), for both
+    coins and for rows in both forms (log-weight range below and above the kernels' LO)."""
+    from onlinerank import samplers
+
+    rng = np.random.default_rng(11)
+    for c in (-1.0, 0.8):
+        for scale in (1.0, 400.0):
+            S = np.ascontiguousarray(rng.normal(size=(50, 9)) * scale)
+            seeds = rng.integers(0, 2**63, size=50, dtype=np.uint64)
+            kernel_state = (S, c * 1.7, samplers._NO_CACHE, samplers._NO_SHIFT, np.ones(50, dtype=np.int8))
+            want = samplers._qs_sample(kernel_state, seeds)
+            assert np.array_equal(mutant_learners.coin_quicksort_rows(c, 1.7, S, seeds), want), (c, scale)
 
 
 def test_the_mutation_does_not_outlive_its_context():
-    originals = (K.qs_rows, K.qs_rows_shared, K.play_items, onlinerank_module.resolve_eta)
     N = 40_000
     for name in MUTATIONS:
         with pytest.raises(RuntimeError, match="boom"), mutated(name):
             raise RuntimeError("boom")
         with mutated(name):
-            pass
-    assert (K.qs_rows, K.qs_rows_shared, K.play_items, onlinerank_module.resolve_eta) == originals
+            assert LEARNERS["onlinerank"] is MUTATIONS[name].learner
+    assert LEARNERS["onlinerank"] is OnlineRank and not LEARNERS.substitutions
+    assert type(make_learner("onlinerank")) is OnlineRank
     # the original sampler again: P(u before v) = w_u / (w_u + w_v)
     assert_law(quicksort(W, np.random.default_rng(3), size=N), coin_probs(1.0))
     seeds = np.random.default_rng(4).integers(0, 2**63, size=N, dtype=np.uint64)
-    assert_law(quicksort_rows(np.broadcast_to(W, (N, W.size)).copy(), seeds), coin_probs(1.0))
+    assert_law(
+        LEARNERS["onlinerank"].orders("quicksort", np.broadcast_to(W, (N, W.size)).copy(), seeds),
+        coin_probs(1.0),
+    )
+
+
+def test_no_config_can_reach_a_broken_learner():
+    """The broken learners are not registered, and the only name they carry is OnlineRank's, which
+    a config resolves to OnlineRank: a config can only name a registered learner."""
+    broken = {m.learner for m in MUTATIONS.values()}
+    assert not broken & set(LEARNERS.values())
+    assert {cls.name for cls in broken} == {"onlinerank"} and LEARNERS["onlinerank"] is OnlineRank
+    cfg = copy.deepcopy(small_config(yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())))
+    assert type(make_learner(**cfg["learners"]["onlinerank-qs"])) is OnlineRank
+    for cls in broken:
+        cfg["learners"]["onlinerank-pl"]["name"] = cls.__name__
+        with pytest.raises(ConfigError, match="unknown learner") as err:
+            load_settings(cfg)
+        assert cls.__name__ in str(err.value)
 
 
 def test_mutations_refuse_to_nest_and_unknown_names():
@@ -238,12 +288,12 @@ def _play(learner, seed=5, T=150, n=7):
 
 
 def test_a_run_after_a_mutation_is_bit_identical_to_one_before():
-    before = _play(OnlineRank("quicksort"))
+    before = _play(make_learner("onlinerank", sampler="quicksort"))
     with mutated("quicksort-coin-reversed"):
-        during = _play(OnlineRank("quicksort"))
+        during = _play(make_learner("onlinerank", sampler="quicksort"))
     with mutated("eta-0.1"):
-        _play(OnlineRank("quicksort"))
-    after = _play(OnlineRank("quicksort"))
+        _play(make_learner("onlinerank", sampler="quicksort"))
+    after = _play(make_learner("onlinerank", sampler="quicksort"))
     for a in ("loss", "exp_loss", "best"):
         assert np.array_equal(getattr(before, a), getattr(after, a)), a
     assert not np.array_equal(before.loss, during.loss)
@@ -257,15 +307,19 @@ class _PerRound(OnlineRank):
         return super()._rank(seeds)
 
 
-@pytest.mark.parametrize("name", ["quicksort-coin-reversed", "quicksort-coin-tempered-0.8"])
-def test_mutated_block_path_equals_the_per_round_reference(name):
-    """The mutated ``play_items`` (the simulator's block path) draws exactly the per-round
-    reference's orders: same seeds, same sampler, same losses and expected losses."""
-    with mutated(name):
-        block = _play(OnlineRank("quicksort"))
-        ref = _play(_PerRound("quicksort"))
-    for a in ("loss", "exp_loss", "best"):
-        assert np.array_equal(getattr(block, a), getattr(ref, a)), a
+def test_a_broken_coin_changes_only_the_quicksort_draws():
+    """The broken coin's run equals OnlineRank's but for the realised losses of QuickSort: the
+    Plackett-Luce learner's block path and the per-round reference loop the broken learner is
+    played by give the same losses, and the expected losses are OnlineRank's."""
+    ref = _play(_PerRound("plackett-luce"))
+    qs = _play(OnlineRank("quicksort"))
+    for name in ("quicksort-coin-reversed", "quicksort-coin-tempered-0.8"):
+        broken = MUTATIONS[name].learner
+        got = _play(broken("plackett-luce"))
+        for a in ("loss", "exp_loss", "best"):
+            assert np.array_equal(getattr(got, a), getattr(ref, a)), (name, a)
+        got_qs = _play(broken("quicksort"))
+        assert np.array_equal(got_qs.exp_loss, qs.exp_loss) and not np.array_equal(got_qs.loss, qs.loss)
 
 
 def test_eta_mutation_scales_the_learners_rate():
@@ -273,16 +327,16 @@ def test_eta_mutation_scales_the_learners_rate():
     a, b = OnlineRank(), OnlineRank(eta=0.3)
     a.reset(game, 1)
     with mutated("eta-0.1"):
-        m, mb = OnlineRank(), OnlineRank(eta=0.3)
-        m.reset(game, 1)
-        mb.reset(game, 1)
+        m, mb = make_learner("onlinerank"), make_learner("onlinerank", eta=0.3)
+    m.reset(game, 1)
+    mb.reset(game, 1)
     b.reset(game, 1)
     assert m.eta_value == 0.1 * a.eta_value and mb.eta_value == 0.1 * 0.3 and b.eta_value == 0.3
+    # its own bound is the sharp Theorem 3.1 bound at the rate it plays (theory §3.2)
+    assert mb.regret_bound(game) == OnlineRank(eta=0.1 * 0.3).regret_bound(game)
+    assert m.state.eta == m.eta_value
 
 
 def test_small_cells_are_a_valid_config(smoke_cfg):
-    from onlinerank.config import load_settings
-    from onlinerank.mutations import small_config
-
     load_settings(small_config(smoke_cfg))  # raises ConfigError on a bad cell
     assert SMALL_CELLS["upper"]["experiments"][0]["learners"] == ["onlinerank-pl", "onlinerank-qs"]

@@ -98,3 +98,52 @@ def test_make_an_unknown_name_lists_the_known_ones_sorted():
         reg.register(type(nm.title(), (), {"name": nm}))
     with pytest.raises(ValueError, match=r"unknown gadget 'beta'; known: alpha, zeta$"):
         reg.make("beta")
+
+
+def test_substituted_plays_a_variant_under_the_name_and_puts_the_class_back():
+    reg = Registry("widget")
+
+    @reg.register
+    class Plain:
+        name = "plain"
+
+    class Variant(Plain):
+        pass
+
+    with reg.substituted("plain", Variant):
+        assert reg["plain"] is Variant and type(reg.make("plain")) is Variant
+        assert reg.substitutions == {"plain": Plain}
+        with pytest.raises(RuntimeError, match="widget 'plain' is already substituted"):
+            with reg.substituted("plain", Variant):
+                pass
+    assert reg["plain"] is Plain and not reg.substitutions
+    with pytest.raises(KeyError), reg.substituted("plain", Variant):
+        raise KeyError("boom")
+    assert reg["plain"] is Plain and not reg.substitutions
+
+
+def test_substituted_refuses_what_is_not_a_variant_of_the_plugin():
+    reg = Registry("widget")
+
+    @reg.register
+    class Plain:
+        name = "plain"
+
+    class Other:
+        name = "plain"
+
+    class Renamed(Plain):
+        name = "renamed"
+
+    with (
+        pytest.raises(ValueError, match="unknown widget 'absent'; known: plain"),
+        reg.substituted("absent", Plain),
+    ):
+        pass
+    with pytest.raises(TypeError, match="does not subclass the registered widget Plain"):
+        with reg.substituted("plain", Other):
+            pass
+    with pytest.raises(TypeError, match="Renamed must keep the widget's name 'plain'"):
+        with reg.substituted("plain", Renamed):
+            pass
+    assert reg["plain"] is Plain and not reg.substitutions

@@ -373,10 +373,9 @@ def test_tie_repair_of_packed_keys():
         rng.normal(size=(R, n)) * np.array([[0.1], [1], [5], [50], [300], [2000], [1e5]])
     )
     seeds = rng.integers(0, 2**64, size=R, dtype=np.uint64)
-    ones = np.ones(R, dtype=np.int8)
-    base = samplers._pl_sample(S, 1.0, samplers._NO_CACHE, ones, seeds)
+    base = samplers._pl_sample(samplers._uncached(S), seeds)
     for bits in (20, 45, 52):
-        got = samplers._pl_sample(S, 1.0, samplers._NO_CACHE, ones, seeds, lowbits=bits)
+        got = samplers._pl_sample(samplers._uncached(S), seeds, lowbits=bits)
         np.testing.assert_array_equal(got, base)
 
 
@@ -390,10 +389,9 @@ def test_quicksort_close_calls_settled_exactly():
     )
     S[5] += 1e6  # huge log-weights in the log form
     seeds = rng.integers(0, 2**64, size=R, dtype=np.uint64)
-    ones = np.ones(R, dtype=np.int8)
-    base = samplers._qs_sample(S, 1.0, samplers._NO_CACHE, ones, seeds)
+    base = samplers._qs_sample(samplers._uncached(S), seeds)
     for bits in (20, 45, 50, 52):
-        got = samplers._qs_sample(S, 1.0, samplers._NO_CACHE, ones, seeds, lowbits=bits)
+        got = samplers._qs_sample(samplers._uncached(S), seeds, lowbits=bits)
         np.testing.assert_array_equal(got, base)
 
 

@@ -1,10 +1,10 @@
 """The random streams of the compiled kernels (:mod:`onlinerank._kernels.streams`).
 
 The uniform ranking draws ``np.random.default_rng(seed).permutation(n)``: its per-round path calls
-numpy, its compiled block path a copy of numpy's SeedSequence + PCG64 + shuffle.  numpy does not
-promise to keep that stream across versions, so these tests pin the copy to the installed numpy
-piece by piece: a numpy whose stream changed fails here, naming the piece, the seed and the numpy
-version, instead of showing up as block and per-round results that differ.
+numpy, its compiled block path the copy of numpy's SeedSequence + PCG64 + shuffle that
+``streams.py``'s docstring describes.  These tests pin the copy to the installed numpy piece by
+piece: a numpy whose stream changed fails here, naming the piece, the seed and the numpy version,
+instead of showing up as block and per-round results that differ.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ LN2 = math.log(2)
 
 def test_every_table_written_has_exactly_the_registered_columns(smoke_tables, smoke_config):
     made = {t for t, stage in TABLE_STAGE.items() if smoke_config.get(stage)}
-    # the mutations table is written by its own rule in every tier (onlinerank.mutations)
+    # the mutations table is written by its own rule in every tier (workflow/mutants)
     written = {t: rows for t, rows in smoke_tables.items() if t != "mutations"}
     assert set(written) == made  # the smoke tier makes every table of its sections
     assert "mutations" in smoke_tables

@@ -119,13 +119,16 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, tmp_path):
     # nothing upstream
     from onlinerank.figures import CLAIMS_TABLE, FIGURES
 
-    assert edited("src/onlinerank/claims/lower.py") == {
+    claims_and_after = {
         "mutations": 1,
         "claims": 1,
         "figure": sum(CLAIMS_TABLE in spec.tables for spec in FIGURES.values()),
         "manifest": 1,
         "all": 1,
     }
+    assert edited("src/onlinerank/claims/lower.py") == claims_and_after
+    # the mutation tests' package (not installed): its step and what reads its table
+    assert edited("workflow/mutants/learners.py") == claims_and_after
     # a new plug-in module that no cell uses: nothing at all
     new = run / "src" / "onlinerank" / "adversaries" / "nobody_uses_me.py"
     new.write_text('"""An adversary module no config uses."""\n')

@@ -47,16 +47,28 @@ class LogWeights:
         self._eta = float(eta)
         if not np.isfinite(self._eta):
             raise ValueError("eta must be finite")
+        # the kernels' LogWeightArrays: the scores, eta, the cached weights exp(a - shift) (valid
+        # where _form == 0), their shifts, each row's form (0: cached weights valid, 1: decide/log)
         self._S = np.zeros((int(reps), int(n)))
-        self._w = np.ones((int(reps), int(n)))  # exp(a - shift), valid where _wmode == 0
+        self._weights = np.ones((int(reps), int(n)))
         self._shift = np.zeros(int(reps))
-        self._wmode = np.zeros(int(reps), dtype=np.int8)  # 0: cached weights valid, 1: decide/log
-        # histogram of integer scores: sorted distinct values, counts, number of values (-1: off)
-        self._maxd = max(1, int(n) // 4)
-        self._hv = np.zeros((int(reps), self._maxd + 1))
-        self._hc = np.zeros((int(reps), self._maxd + 1), dtype=np.int64)
-        self._hc[:, 0] = int(n)
-        self._hd = np.full(int(reps), 1 if n > 0 else 0, dtype=np.int64)
+        self._form = np.zeros(int(reps), dtype=np.int8)
+        # the kernels' ScoreHistogram of the integer scores: sorted distinct values, their counts,
+        # the number of values (-1: none), the most values kept
+        self._hist_capacity = max(1, int(n) // 4)
+        self._hist_values = np.zeros((int(reps), self._hist_capacity + 1))
+        self._hist_counts = np.zeros((int(reps), self._hist_capacity + 1), dtype=np.int64)
+        self._hist_counts[:, 0] = int(n)
+        self._hist_sizes = np.full(int(reps), 1 if n > 0 else 0, dtype=np.int64)
+
+    def _arrays(self) -> tuple:
+        """The state as the kernels take it: a ``LogWeightArrays`` of
+        :mod:`onlinerank._kernels.onlinerank`, as a plain tuple in its fields' order."""
+        return (self._S, self._eta, self._weights, self._shift, self._form)
+
+    def _histogram(self) -> tuple:
+        """The histogram as the kernels take it: a ``ScoreHistogram``, as a plain tuple."""
+        return (self._hist_values, self._hist_counts, self._hist_sizes, self._hist_capacity)
 
     # --- state ---------------------------------------------------------------------------------
     @property
@@ -96,27 +108,16 @@ class LogWeights:
         """Recompute the weight cache of every row from scratch."""
         if not np.all(np.isfinite(self._S)):
             raise ValueError("scores must be finite")
-        K = _kern()
-        K.refresh_all(self._S, self._eta, self._w, self._shift, self._wmode)
-        K.hist_build(self._S, self._hv, self._hc, self._hd, self._maxd)
+        kernels = _kern()
+        kernels.refresh_all(self._arrays())
+        kernels.hist_build(self._S, self._histogram())
 
     # --- updates -------------------------------------------------------------------------------
     def add_items(self, items: np.ndarray) -> None:
         """``S[r, items[r]] += 1`` (binary feedback given by its chosen items, shape (R, k),
         distinct within a row)."""
         items = self._items(items)
-        _kern().add_items(
-            self._S,
-            self._eta,
-            self._w,
-            self._shift,
-            self._wmode,
-            self._hv,
-            self._hc,
-            self._hd,
-            self._maxd,
-            items,
-        )
+        _kern().add_items(self._arrays(), self._histogram(), items)
 
     def add_dense(self, s: np.ndarray) -> None:
         """``S += s`` for dense feedback (R, n)."""
@@ -167,15 +168,8 @@ class LogWeights:
             if a.shape != (R,) or a.dtype != np.float64:
                 raise ValueError(f"exp_loss and loss must be float64 arrays of shape ({R},)")
         ok = _kern().play_items(
-            self._S,
-            self._eta,
-            self._w,
-            self._shift,
-            self._wmode,
-            self._hv,
-            self._hc,
-            self._hd,
-            self._maxd,
+            self._arrays(),
+            self._histogram(),
             items,
             keys,
             int(t0),
@@ -195,9 +189,7 @@ class LogWeights:
         one ``expit`` per term (log form).  Plain-numpy definition: :meth:`reference_loss_items`."""
         items = self._items(items)
         out = np.empty(self._S.shape[0])
-        _kern().expected_loss_items(
-            self._S, self._eta, self._w, self._wmode, self._hv, self._hc, self._hd, items, out
-        )
+        _kern().expected_loss_items(self._arrays(), self._histogram(), items, out)
         return out
 
     def expected_loss_dense(self, s: np.ndarray) -> np.ndarray:
@@ -213,13 +205,13 @@ class LogWeights:
             raise ValueError(f"s must have shape {(R, n)}, got {s.shape}")
         order = np.argsort(s, axis=1, kind="stable")
         ss = np.ascontiguousarray(np.take_along_axis(s, order, axis=1))
-        ws = np.ascontiguousarray(np.take_along_axis(self._w, order, axis=1))
+        ws = np.ascontiguousarray(np.take_along_axis(self._weights, order, axis=1))
         la = np.ascontiguousarray(np.take_along_axis(self._S, order, axis=1)) * self._eta
         part = np.empty((R, (n + 1) // 2))
-        K = _kern()
+        kernels = _kern()
         parallel = R * n * n >= _PARALLEL_PAIRS
-        kernel = K.expected_loss_dense if parallel else K.expected_loss_dense_serial
-        kernel(ss, ws, la, self._wmode, part)
+        kernel = kernels.expected_loss_dense if parallel else kernels.expected_loss_dense_serial
+        kernel(ss, ws, la, self._form, part)
         return part.sum(axis=1)
 
     def reference_loss_items(self, items: np.ndarray) -> np.ndarray:
@@ -253,9 +245,9 @@ class LogWeights:
         """
         seeds = _seeds(seeds, self._S.shape[0])
         if sampler == "plackett-luce":
-            return _pl_sample(self._S, self._eta, self._w, self._wmode, seeds)
+            return _pl_sample(self._arrays(), seeds)
         if sampler == "quicksort":
-            return _qs_sample(self._S, self._eta, self._w, self._wmode, seeds)
+            return _qs_sample(self._arrays(), seeds)
         raise ValueError(f"unknown sampler {sampler!r}")
 
     def pair_probs(self) -> np.ndarray:

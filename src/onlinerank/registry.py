@@ -1,7 +1,14 @@
-"""A plain dict registry of plug-ins (learners, adversaries): ``name -> class``."""
+"""A plain dict registry of plug-ins (learners, adversaries): ``name -> class``.
+
+:meth:`Registry.substituted` is the one way to play a variant of a registered plug-in under its
+name (the mutation tests of the claims, ``workflow/mutants``, play deliberately broken OnlineRanks
+through the pipeline's own code with it); a config can only name registered classes.
+"""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any, TypeVar
 
 __all__ = ["Registry", "owner", "block_hook_applies"]
@@ -28,6 +35,8 @@ class Registry(dict):
     def __init__(self, kind: str) -> None:
         super().__init__()
         self.kind = kind
+        #: the names whose class is substituted at present (:meth:`substituted`)
+        self.substitutions: dict[str, type] = {}
 
     def register(self, cls: _C) -> _C:
         """Class decorator adding ``cls`` under ``cls.name``."""
@@ -46,3 +55,25 @@ class Registry(dict):
         except KeyError:
             raise ValueError(f"unknown {self.kind} {name!r}; known: {', '.join(sorted(self))}") from None
         return cls(**params)
+
+    @contextlib.contextmanager
+    def substituted(self, name: str, variant: type) -> Iterator[None]:
+        """Within the block, ``name`` stands for ``variant``: every lookup and :meth:`make` of
+        ``name`` gets it.  ``variant`` must subclass the registered class and keep its ``name``
+        (a variant of the plug-in, played wherever the plug-in would be).  The registered class is
+        put back on exit, also on an exception; a name is substituted once at a time."""
+        original = self.get(name)
+        if original is None:
+            raise ValueError(f"unknown {self.kind} {name!r}; known: {', '.join(sorted(self))}")
+        if name in self.substitutions:
+            raise RuntimeError(f"{self.kind} {name!r} is already substituted; substitutions do not nest")
+        if not (isinstance(variant, type) and issubclass(variant, original)):
+            raise TypeError(f"{variant!r} does not subclass the registered {self.kind} {original.__name__}")
+        if getattr(variant, "name", None) != name:
+            raise TypeError(f"{variant.__name__} must keep the {self.kind}'s name {name!r}")
+        self.substitutions[name] = original
+        self[name] = variant
+        try:
+            yield
+        finally:
+            self[name] = self.substitutions.pop(name)

@@ -57,6 +57,7 @@ __all__ = [
 ]
 
 _NO_CACHE = np.empty((0, 0))
+_NO_SHIFT = np.empty(0)
 
 
 def _kern():
@@ -113,34 +114,44 @@ def _seeds(seeds: np.ndarray, R: int) -> np.ndarray:
     return s
 
 
-def _pl_sample(S, eta, w, wmode, seeds, lowbits=None):
-    """Shared fast PL path (also used by ``LogWeights.sample``); see the module docstring."""
-    K = _kern()
-    R, n = S.shape
+def _uncached(logw: np.ndarray) -> tuple:
+    """Log-weights ``logw`` (R, n) as the kernels' state (a ``LogWeightArrays`` as a plain tuple,
+    :mod:`onlinerank._kernels.onlinerank`): ``eta = 1``, no cached weights, every row in the
+    decide-here form."""
+    return (logw, 1.0, _NO_CACHE, _NO_SHIFT, np.ones(logw.shape[0], dtype=np.int8))
+
+
+def _pl_sample(weights, seeds, lowbits=None):
+    """Shared fast PL path (also used by ``LogWeights.sample``) on the kernels' state ``weights``
+    (a plain tuple); see the module docstring."""
+    kernels = _kern()
+    R, n = weights[0].shape
     lb = _lowbits(n) if lowbits is None else int(lowbits)
     out = np.empty((R, n), dtype=np.int64)
     mode = np.empty(R, dtype=np.int8)
     amax = np.empty(R)
-    if not K.pl_keys(S, eta, w, wmode, seeds, out.view(np.float64), mode, amax, lb):
+    if not kernels.pl_keys(weights, seeds, out.view(np.float64), mode, amax, lb):
         raise ValueError("logw must be finite")
-    return _pl_finish(K, out, S, eta, w, seeds, mode, amax, lb)
+    return _pl_finish(kernels, out, weights, seeds, mode, amax, lb)
 
 
-def _pl_finish(K, out, S, eta, w, seeds, mode, amax, lb):
+def _pl_finish(kernels, out, weights, seeds, mode, amax, lb):
     """``out`` (R, n) int64 holds the packed keys (as float64 bit patterns): sort them as values
     in place and turn them into the orders.  numpy's sort of float64 is vectorised
     (x86-simd-sort): at n = 10^4 it took half the time of a compiled LSD radix sort of the same
     keys here (1.9 against 3.8 ms for 64 rows), which this module used before."""
     out.view(np.float64).sort(axis=1)
-    K.pl_extract(out, S, eta, w, seeds, mode, amax, lb)
+    kernels.pl_extract(out, weights, seeds, mode, amax, lb)
     return out
 
 
-def _qs_sample(S, eta, w, wmode, seeds, lowbits=None):
-    """Shared fast QuickSort path (also used by ``LogWeights.sample``)."""
+def _qs_sample(weights, seeds, lowbits=None):
+    """Shared fast QuickSort path (also used by ``LogWeights.sample``) on the kernels' state
+    ``weights`` (a plain tuple)."""
+    S = weights[0]
     out = np.empty(S.shape, dtype=np.int64)
     lb = _lowbits(S.shape[1]) if lowbits is None else int(lowbits)
-    if not _kern().qs_rows(S, eta, w, wmode, seeds, out, lb):
+    if not _kern().qs_rows(weights, seeds, out, lb):
         raise ValueError("logw must be finite")
     return out
 
@@ -152,16 +163,14 @@ def plackett_luce_rows(logw: np.ndarray, seeds: np.ndarray) -> np.ndarray:
     of range > 600); see the module docstring.
     """
     a = _rows2d(logw)
-    R = a.shape[0]
-    return _pl_sample(a, 1.0, _NO_CACHE, np.ones(R, dtype=np.int8), _seeds(seeds, R))
+    return _pl_sample(_uncached(a), _seeds(seeds, a.shape[0]))
 
 
 def quicksort_rows(logw: np.ndarray, seeds: np.ndarray) -> np.ndarray:
     """One QuickSort (Algorithm 2) order per row of ``logw`` (R, n), row r driven only by
     ``seeds[r]`` (uint64); see :func:`quicksort_reference` for the algorithm."""
     a = _rows2d(logw)
-    R = a.shape[0]
-    return _qs_sample(a, 1.0, _NO_CACHE, np.ones(R, dtype=np.int8), _seeds(seeds, R))
+    return _qs_sample(_uncached(a), _seeds(seeds, a.shape[0]))
 
 
 def _draw_seeds(rng: np.random.Generator, m: int) -> np.ndarray:
@@ -197,16 +206,16 @@ def plackett_luce(logw: np.ndarray, rng: np.random.Generator, size: int | None =
     if a.ndim == 2:
         out = plackett_luce_rows(a, seeds)
     else:
-        K = _kern()
+        kernels = _kern()
         n = a.shape[0]
         lb = _lowbits(n)
         out = np.empty((m, n), dtype=np.int64)
         mode = np.empty(m, dtype=np.int8)
         amax = np.empty(m)
-        if not K.pl_keys_shared(a, seeds, out.view(np.float64), mode, amax, lb):
+        if not kernels.pl_keys_shared(a, seeds, out.view(np.float64), mode, amax, lb):
             raise ValueError("logw must be finite")
         S = np.broadcast_to(a, (m, n))  # read only for ties of the truncated keys (rare)
-        out = _pl_finish(K, out, S, 1.0, _NO_CACHE, seeds, mode, amax, lb)
+        out = _pl_finish(kernels, out, _uncached(S), seeds, mode, amax, lb)
     return out[0] if squeeze else out
 
 

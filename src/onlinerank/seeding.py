@@ -26,7 +26,7 @@ __all__ = [
     "row_uniforms",
     "mix64",
     "splitmix64",
-    "GOLDEN",
+    "WEYL_INCREMENT",
 ]
 
 
@@ -73,7 +73,7 @@ def replicate_keys(root_seed: int, names: Iterable[object], reps: Iterable[int],
 # Constants and the finaliser ``mix64`` are defined here once.  ``mix64`` is plain arithmetic on
 # ``np.uint64`` (scalars or arrays), so the numba kernels compile this very function
 # (``_kernels.streams._mix = njit(seeding.mix64)``) and this module stays free of numba.
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Weyl increment (2^64 / golden ratio)
+WEYL_INCREMENT = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's step: 2^64 / the golden ratio, an odd integer
 MIX_C1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX_C2 = np.uint64(0x94D049BB133111EB)
 _S27 = np.uint64(27)
@@ -92,8 +92,8 @@ def mix64(z: np.ndarray) -> np.ndarray:
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
-    """One SplitMix64 step from state ``x``: ``mix64(x + GOLDEN)``."""
-    return mix64(x + GOLDEN)
+    """One SplitMix64 step from state ``x``: ``mix64(x + WEYL_INCREMENT)``."""
+    return mix64(x + WEYL_INCREMENT)
 
 
 def draw_seeds(keys: np.ndarray, t: ArrayLike) -> np.ndarray:
@@ -113,12 +113,12 @@ def row_uniforms(seeds: np.ndarray, m: int) -> np.ndarray:
     """``m`` uniforms in [0, 1) per row, row r a function of ``seeds[r]`` only, shape (R, m).
 
     Counter-based SplitMix64: the row's state is ``splitmix64(seed)`` and its i-th output is
-    ``mix64(state + (i+1) * GOLDEN)`` (the SplitMix64 sequence), mapped to 53-bit uniforms.
+    ``mix64(state + (i+1) * WEYL_INCREMENT)`` (the SplitMix64 sequence), mapped to 53-bit uniforms.
     Vectorised over rows, and a row never depends on the other rows of the batch.
     """
     s = np.ascontiguousarray(seeds, dtype=np.uint64).reshape(-1)
     with np.errstate(over="ignore"):
         state = splitmix64(s)
-        ctr = (np.arange(1, m + 1, dtype=np.uint64) * GOLDEN)[None, :]
+        ctr = (np.arange(1, m + 1, dtype=np.uint64) * WEYL_INCREMENT)[None, :]
         z = mix64(state[:, None] + ctr)
     return (z >> _S11).astype(np.float64) * _TWO_M53

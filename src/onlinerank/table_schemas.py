@@ -12,7 +12,7 @@ columns, in order.
 
 The simulation tables ``sim_<stage>`` are aggregated from replicate blocks
 (:func:`onlinerank.tables.aggregate_stage`) and ``mutations`` by its own rule
-(:mod:`onlinerank.mutations`); they have no config-only builder.
+(``workflow/mutants``); they have no config-only builder.
 """
 
 from __future__ import annotations
@@ -80,49 +80,49 @@ class TableSchema:
         return self.builder.partition(":")[0]
 
 
-def _c(name: str, meaning: str, unit: str = "") -> Column:
-    return Column(name, meaning, unit)
-
-
 # columns shared by several tables (one meaning each)
-_FAMILY = _c("family", "feedback family: single, kchoice, subset, spearman or graded (theory §1)")
-_N = _c("n", "number of items", "items")
-_K = _c("k", "items chosen per round (k-choice, subset); 1 otherwise", "items")
-_T = _c("T", "horizon", "rounds")
-_M = _c("M", "the feedback family's complexity M (theory §1.1)", "loss²")
-_ETA = _c("eta", "learning rate used", "1/loss")
-_ETA_FACTOR = _c("eta_factor", "learning rate over the paper's rate η_p (theory §3.2)")
-_VALUE_WC = _c("value", "worst-case expected regret found (exact, or a lower bound by an adversary)", "loss")
-_BOUND_THM31 = _c("bound_thm31", "Theorem 3.1 at the paper's rate, n sqrt(T M ln 2) (theory §3.2)", "loss")
-_BOUND_SHARP = _c("bound_sharp", "Theorem 3.1 in sharp form at this η, C(n,2) ln 2/η + η T M/2", "loss")
-_RATIO_THM31 = _c("ratio_thm31", "value / bound_thm31")
-_RATIO_SHARP = _c("ratio_sharp", "value / bound_sharp (the tightness)")
-_STATES = _c("states", "dynamic-program states (or sequences / states visited by a search)")
-_KIND = _c("kind", "exact (the dynamic program's worst case) or a lower bound on it (adversary, search)")
-_METHOD_WC = _c("method", "exact, an adversary's name, staircase or beam")
-_SEQUENCE = _c("sequence", "the feedback sequence attaining the value (items per round), if recorded")
+_FAMILY = Column("family", "feedback family: single, kchoice, subset, spearman or graded (theory §1)")
+_N = Column("n", "number of items", "items")
+_K = Column("k", "items chosen per round (k-choice, subset); 1 otherwise", "items")
+_T = Column("T", "horizon", "rounds")
+_M = Column("M", "the feedback family's complexity M (theory §1.1)", "loss²")
+_ETA = Column("eta", "learning rate used", "1/loss")
+_ETA_FACTOR = Column("eta_factor", "learning rate over the paper's rate η_p (theory §3.2)")
+_VALUE_WC = Column(
+    "value", "worst-case expected regret found (exact, or a lower bound by an adversary)", "loss"
+)
+_BOUND_THM31 = Column(
+    "bound_thm31", "Theorem 3.1 at the paper's rate, n sqrt(T M ln 2) (theory §3.2)", "loss"
+)
+_BOUND_SHARP = Column("bound_sharp", "Theorem 3.1 in sharp form at this η, C(n,2) ln 2/η + η T M/2", "loss")
+_RATIO_THM31 = Column("ratio_thm31", "value / bound_thm31")
+_RATIO_SHARP = Column("ratio_sharp", "value / bound_sharp (the tightness)")
+_STATES = Column("states", "dynamic-program states (or sequences / states visited by a search)")
+_KIND = Column("kind", "exact (the dynamic program's worst case) or a lower bound on it (adversary, search)")
+_METHOD_WC = Column("method", "exact, an adversary's name, staircase or beam")
+_SEQUENCE = Column("sequence", "the feedback sequence attaining the value (items per round), if recorded")
 
 SIM_SCHEMA_COLUMNS = (
-    _c("stage", "pipeline stage of the cell"),
-    _c("experiment", "experiment name in the config"),
-    _c("adversary", "adversary label (a key of the config's adversaries)"),
-    _c("learner", "learner label (a key of the config's learners)"),
+    Column("stage", "pipeline stage of the cell"),
+    Column("experiment", "experiment name in the config"),
+    Column("adversary", "adversary label (a key of the config's adversaries)"),
+    Column("learner", "learner label (a key of the config's learners)"),
     _FAMILY,
     _N,
     _K,
     _T,
     _M,
-    _c("eta", "learning rate the learner resolved (NaN for a learner without one)", "1/loss"),
-    _c("t", "round at which the metric is read (a checkpoint)", "rounds"),
-    _c(
+    Column("eta", "learning rate the learner resolved (NaN for a learner without one)", "1/loss"),
+    Column("t", "round at which the metric is read (a checkpoint)", "rounds"),
+    Column(
         "metric",
         "regret (exact expected), realised_regret, loss (sampled), exp_loss (expected), best "
         "(hindsight optimum), or a learner's extra counter",
     ),
-    _c("mean", "mean over replicates", "loss"),
-    _c("sem", "standard error of the mean over replicates", "loss"),
-    _c("reps", "replicates with a finite value"),
-    _c("exact", "True when the learner's expected loss is computed exactly per round (theory §2.5)"),
+    Column("mean", "mean over replicates", "loss"),
+    Column("sem", "standard error of the mean over replicates", "loss"),
+    Column("reps", "replicates with a finite value"),
+    Column("exact", "True when the learner's expected loss is computed exactly per round (theory §2.5)"),
 )
 
 _BOUNDS_COLUMNS = (
@@ -131,10 +131,10 @@ _BOUNDS_COLUMNS = (
     _K,
     _T,
     _M,
-    _c("eta_paper", "the paper's rate η_p = n sqrt(ln 2 / (T M)) (theory §3.2)", "1/loss"),
-    _c("bound_paper", "Theorem 3.1 at η_p, n sqrt(T M ln 2)", "loss"),
-    _c("bound_sharp", "Theorem 3.1 in sharp form at η_p, C(n,2) ln 2/η_p + η_p T M/2", "loss"),
-    _c("bound_optimal", "the sharp form at its optimal η, sqrt(2 C(n,2) ln 2 T M)", "loss"),
+    Column("eta_paper", "the paper's rate η_p = n sqrt(ln 2 / (T M)) (theory §3.2)", "1/loss"),
+    Column("bound_paper", "Theorem 3.1 at η_p, n sqrt(T M ln 2)", "loss"),
+    Column("bound_sharp", "Theorem 3.1 in sharp form at η_p, C(n,2) ln 2/η_p + η_p T M/2", "loss"),
+    Column("bound_optimal", "the sharp form at its optimal η, sqrt(2 C(n,2) ln 2 T M)", "loss"),
 )
 
 
@@ -169,13 +169,13 @@ _SCHEMAS: tuple[TableSchema, ...] = (
         "Lemma 6.1 sampled: the frequency of u before v under each sampler next to expit(a_u - a_v) "
         "(theory §2.4).",
         (
-            _c("sampler", "plackett-luce or quicksort"),
+            Column("sampler", "plackett-luce or quicksort"),
             _N,
-            _c("samples", "orders drawn"),
-            _c("u", "first item of the pair"),
-            _c("v", "second item of the pair"),
-            _c("p", "P(u before v) by Lemma 6.1, expit(a_u - a_v)", "probability"),
-            _c("freq", "observed frequency of u before v", "probability"),
+            Column("samples", "orders drawn"),
+            Column("u", "first item of the pair"),
+            Column("v", "second item of the pair"),
+            Column("p", "P(u before v) by Lemma 6.1, expit(a_u - a_v)", "probability"),
+            Column("freq", "observed frequency of u before v", "probability"),
         ),
         builder="tables:lemma61_rows",
         args=("lemma61", "seed"),
@@ -194,7 +194,7 @@ _SCHEMAS: tuple[TableSchema, ...] = (
             _ETA_FACTOR,
             _ETA,
             _M,
-            _c("value", "exact worst-case expected regret", "loss"),
+            Column("value", "exact worst-case expected regret", "loss"),
             _BOUND_THM31,
             _BOUND_SHARP,
             _RATIO_THM31,
@@ -215,15 +215,15 @@ _SCHEMAS: tuple[TableSchema, ...] = (
             _N,
             _K,
             _T,
-            _c("learner", "learner label"),
-            _c("learner_name", "the learner's registered name"),
+            Column("learner", "learner label"),
+            Column("learner_name", "the learner's registered name"),
             _KIND,
             _METHOD_WC,
             _VALUE_WC,
             _BOUND_THM31,
-            _c("bound_own", "the learner's own regret bound (NaN if it has none)", "loss"),
+            Column("bound_own", "the learner's own regret bound (NaN if it has none)", "loss"),
             _RATIO_THM31,
-            _c("ratio_own", "value / bound_own"),
+            Column("ratio_own", "value / bound_own"),
             _STATES,
             _SEQUENCE,
         ),
@@ -245,7 +245,7 @@ _SCHEMAS: tuple[TableSchema, ...] = (
             _ETA,
             _M,
             _KIND,
-            _c("method", "exact, staircase or beam"),
+            Column("method", "exact, staircase or beam"),
             _VALUE_WC,
             _BOUND_THM31,
             _BOUND_SHARP,
@@ -267,16 +267,18 @@ _SCHEMAS: tuple[TableSchema, ...] = (
             _N,
             _K,
             _T,
-            _c("scale", "n^{3/2} sqrt(kT), the rate of Theorem 3.3", "loss"),
-            _c("exact", "exact expected regret against the random adversary (theory §4.2)", "loss"),
-            _c("asymptotic", "its asymptote (theory §4.3)", "loss"),
-            _c("asymptotic_corrected", "the asymptote with its correction term (theory §4.3)", "loss"),
-            _c("holder", "lower bound (a), Hölder (theory §4.5)", "loss"),
-            _c("sharp", "lower bound (b), sharp rate (theory §4.5)", "loss"),
-            _c("berry_esseen", "lower bound (c), Berry–Esseen (theory §4.5)", "loss"),
-            _c("thm31_paper", "Theorem 3.1 at η_p, n sqrt(T M ln 2)", "loss"),
-            _c("thm31_optimal", "Theorem 3.1 at its optimal η", "loss"),
-            _c("h_holder", "the explicit horizon h(n) from which bound (a) holds (theory §4.5)", "rounds"),
+            Column("scale", "n^{3/2} sqrt(kT), the rate of Theorem 3.3", "loss"),
+            Column("exact", "exact expected regret against the random adversary (theory §4.2)", "loss"),
+            Column("asymptotic", "its asymptote (theory §4.3)", "loss"),
+            Column("asymptotic_corrected", "the asymptote with its correction term (theory §4.3)", "loss"),
+            Column("holder", "lower bound (a), Hölder (theory §4.5)", "loss"),
+            Column("sharp", "lower bound (b), sharp rate (theory §4.5)", "loss"),
+            Column("berry_esseen", "lower bound (c), Berry–Esseen (theory §4.5)", "loss"),
+            Column("thm31_paper", "Theorem 3.1 at η_p, n sqrt(T M ln 2)", "loss"),
+            Column("thm31_optimal", "Theorem 3.1 at its optimal η", "loss"),
+            Column(
+                "h_holder", "the explicit horizon h(n) from which bound (a) holds (theory §4.5)", "rounds"
+            ),
         ),
         builder="lower_tables:exact_curve_rows",
         args=("lowerbound.curves",),
@@ -291,14 +293,24 @@ _SCHEMAS: tuple[TableSchema, ...] = (
         (
             _N,
             _K,
-            _c("T_from", "the first horizon ceil(h(n, k)), h = n(n-1)/(2k(n-k)) (theory §4.5 a)", "rounds"),
-            _c("T_to", "the last horizon scanned: from there bound (b) stays above the minimum", "rounds"),
-            _c("T_min", "the horizon of the minimum", "rounds"),
-            _c("exact", "exact expected regret against the random adversary at T_min (theory §4.2)", "loss"),
-            _c("scale", "n^{3/2} sqrt(k T_min), the rate of Theorem 3.3", "loss"),
-            _c("ratio_min", "min over every integer T >= h of exact / n^{3/2} sqrt(kT)"),
-            _c("limit", "the ratio's limit as T grows, sqrt((n-1)(n-k)) / (2 sqrt(pi) n) (theory §4.5 d)"),
-            _c("bound_ratio_at_T_to", "bound (b) / n^{3/2} sqrt(k T_to): at least ratio_min (theory §4.5 b)"),
+            Column(
+                "T_from", "the first horizon ceil(h(n, k)), h = n(n-1)/(2k(n-k)) (theory §4.5 a)", "rounds"
+            ),
+            Column(
+                "T_to", "the last horizon scanned: from there bound (b) stays above the minimum", "rounds"
+            ),
+            Column("T_min", "the horizon of the minimum", "rounds"),
+            Column(
+                "exact", "exact expected regret against the random adversary at T_min (theory §4.2)", "loss"
+            ),
+            Column("scale", "n^{3/2} sqrt(k T_min), the rate of Theorem 3.3", "loss"),
+            Column("ratio_min", "min over every integer T >= h of exact / n^{3/2} sqrt(kT)"),
+            Column(
+                "limit", "the ratio's limit as T grows, sqrt((n-1)(n-k)) / (2 sqrt(pi) n) (theory §4.5 d)"
+            ),
+            Column(
+                "bound_ratio_at_T_to", "bound (b) / n^{3/2} sqrt(k T_to): at least ratio_min (theory §4.5 b)"
+            ),
         ),
         builder="lower_tables:minimum_rows",
         args=("lowerbound.curves",),
@@ -311,9 +323,9 @@ _SCHEMAS: tuple[TableSchema, ...] = (
         (
             _N,
             _K,
-            _c("c", "the constant c"),
-            _c("limit", "the asymptotic constant of the exact regret over n^{3/2} sqrt(kT)"),
-            _c("h_c", "smallest such horizon (-1: c is not below the limit, none exists)", "rounds"),
+            Column("c", "the constant c"),
+            Column("limit", "the asymptotic constant of the exact regret over n^{3/2} sqrt(kT)"),
+            Column("h_c", "smallest such horizon (-1: c is not below the limit, none exists)", "rounds"),
         ),
         builder="lower_tables:hc_rows",
         args=("lowerbound.hc",),
@@ -328,28 +340,30 @@ _SCHEMAS: tuple[TableSchema, ...] = (
             _N,
             _K,
             _T,
-            _c("j", "the split parameter j of the route (in standard deviations of a count)"),
-            _c("p", "k/n, the frequency of an item", "probability"),
-            _c("mu", "Tk/n, the mean count of an item", "rounds"),
-            _c("sigma", "the count's standard deviation sqrt(T p (1-p))", "rounds"),
-            _c("alpha", "bound on E L* over counts x <= mu - j sigma (exact Binomial sum)", "loss"),
-            _c("beta", "bound on E L* over mu - j sigma < x <= mu + j sigma (exact)", "loss"),
-            _c("gamma", "bound on E L* over x > mu + j sigma (exact; the integer part, see errata)", "loss"),
-            _c("total", "alpha + beta + gamma, an upper bound on E L*", "loss"),
-            _c(
+            Column("j", "the split parameter j of the route (in standard deviations of a count)"),
+            Column("p", "k/n, the frequency of an item", "probability"),
+            Column("mu", "Tk/n, the mean count of an item", "rounds"),
+            Column("sigma", "the count's standard deviation sqrt(T p (1-p))", "rounds"),
+            Column("alpha", "bound on E L* over counts x <= mu - j sigma (exact Binomial sum)", "loss"),
+            Column("beta", "bound on E L* over mu - j sigma < x <= mu + j sigma (exact)", "loss"),
+            Column(
+                "gamma", "bound on E L* over x > mu + j sigma (exact; the integer part, see errata)", "loss"
+            ),
+            Column("total", "alpha + beta + gamma, an upper bound on E L*", "loss"),
+            Column(
                 "alg_loss",
                 "every algorithm's expected loss against the random adversary, n(n-1)/2 · mu",
                 "loss",
             ),
-            _c("regret_lower", "the regret lower bound the route implies", "loss"),
-            _c("scale", "n(n-1)/2 · sigma, the scale of the CLT form", "loss"),
-            _c("alpha_clt", "alpha in CLT form", "loss"),
-            _c("beta_clt", "beta in CLT form", "loss"),
-            _c("gamma_clt", "gamma in CLT form", "loss"),
-            _c("regret_clt", "the implied regret lower bound in CLT form, scale · kappa", "loss"),
-            _c("kappa", "κ(j) of the CLT form (theory §4.4)"),
-            _c("exact_regret", "exact expected regret (theory §4.2)", "loss"),
-            _c("exact_best_loss_position", "exact E[L*], the hindsight optimum's expected loss", "loss"),
+            Column("regret_lower", "the regret lower bound the route implies", "loss"),
+            Column("scale", "n(n-1)/2 · sigma, the scale of the CLT form", "loss"),
+            Column("alpha_clt", "alpha in CLT form", "loss"),
+            Column("beta_clt", "beta in CLT form", "loss"),
+            Column("gamma_clt", "gamma in CLT form", "loss"),
+            Column("regret_clt", "the implied regret lower bound in CLT form, scale · kappa", "loss"),
+            Column("kappa", "κ(j) of the CLT form (theory §4.4)"),
+            Column("exact_regret", "exact expected regret (theory §4.2)", "loss"),
+            Column("exact_best_loss_position", "exact E[L*], the hindsight optimum's expected loss", "loss"),
         ),
         builder="lower_tables:abg_rows",
         args=("lowerbound.abg",),
@@ -364,14 +378,14 @@ _SCHEMAS: tuple[TableSchema, ...] = (
             _N,
             _K,
             _T,
-            _c("reps", "sampled sequences"),
-            _c("x", "count of item 0 over the horizon", "rounds"),
-            _c("count", "sequences with that count"),
-            _c("freq", "count / reps", "probability"),
-            _c("pmf", "Binomial(T, k/n) probability of x", "probability"),
-            _c("regret_mc_mean", "Monte Carlo mean regret over the sequences", "loss"),
-            _c("regret_mc_sem", "its standard error", "loss"),
-            _c("regret_exact", "exact expected regret (theory §4.2)", "loss"),
+            Column("reps", "sampled sequences"),
+            Column("x", "count of item 0 over the horizon", "rounds"),
+            Column("count", "sequences with that count"),
+            Column("freq", "count / reps", "probability"),
+            Column("pmf", "Binomial(T, k/n) probability of x", "probability"),
+            Column("regret_mc_mean", "Monte Carlo mean regret over the sequences", "loss"),
+            Column("regret_mc_sem", "its standard error", "loss"),
+            Column("regret_exact", "exact expected regret (theory §4.2)", "loss"),
         ),
         builder="lower_tables:frequency_rows",
         args=("lowerbound.frequencies", "seed"),
@@ -383,18 +397,18 @@ _SCHEMAS: tuple[TableSchema, ...] = (
         "Wall-clock time per round of each learner versus n (not deterministic: the only table that "
         "is not bit-identical between runs; theory §2.1-§2.3, §3.3).",
         (
-            _c("learner", "learner label"),
-            _c("name", "the learner's registered name"),
+            Column("learner", "learner label"),
+            Column("name", "the learner's registered name"),
             _N,
-            _c(
+            Column(
                 "part",
                 "what was timed: update, sample, round, sample_first_step, round_lower or sweep",
             ),
-            _c("process", "index of the timing process (a fresh Python process) that made the row"),
-            _c("repeat", "index of the separate timing among every process's timings of the point"),
-            _c("seconds_per_round", "median time over the rounds timed", "s"),
-            _c("rounds_timed", "rounds timed in this repeat", "rounds"),
-            _c("sweeps_per_round", "mean Sinkhorn sweeps per update (NaN for other learners)"),
+            Column("process", "index of the timing process (a fresh Python process) that made the row"),
+            Column("repeat", "index of the separate timing among every process's timings of the point"),
+            Column("seconds_per_round", "median time over the rounds timed", "s"),
+            Column("rounds_timed", "rounds timed in this repeat", "rounds"),
+            Column("sweeps_per_round", "mean Sinkhorn sweeps per update (NaN for other learners)"),
         ),
         builder="timing:runtime_rows",
         args=("learners", "runtime"),
@@ -406,17 +420,17 @@ _SCHEMAS: tuple[TableSchema, ...] = (
         "Each baseline's regret bound over Theorem 3.1's against the factor Section 4 claims (theory §5).",
         (
             _FAMILY,
-            _c("sweep", "n (a sweep over n) or k (a sweep over k at fixed n)"),
+            Column("sweep", "n (a sweep over n) or k (a sweep over k at fixed n)"),
             _N,
             _K,
             _T,
-            _c("method", "the baseline: hedge, fpl or permelearn"),
-            _c("bound", "the baseline's regret bound", "loss"),
-            _c("thm31", "Theorem 3.1's bound", "loss"),
-            _c("ratio", "bound / thm31"),
-            _c("claimed", "the factor the paper claims, as text"),
-            _c("claimed_value", "that factor's value"),
-            _c("ratio_over_claimed", "ratio / claimed_value: the Ω statement holds iff bounded below"),
+            Column("method", "the baseline: hedge, fpl or permelearn"),
+            Column("bound", "the baseline's regret bound", "loss"),
+            Column("thm31", "Theorem 3.1's bound", "loss"),
+            Column("ratio", "bound / thm31"),
+            Column("claimed", "the factor the paper claims, as text"),
+            Column("claimed_value", "that factor's value"),
+            Column("ratio_over_claimed", "ratio / claimed_value: the Ω statement holds iff bounded below"),
         ),
         builder="comparison:bound_comparison_rows",
         args=("bound_comparison",),
@@ -428,21 +442,21 @@ _SCHEMAS: tuple[TableSchema, ...] = (
         "Each claim's verdict on the small cells, unmutated and under deliberate defects of the "
         "learner or a sampler (theory §2.4, §3.2).",
         (
-            _c("mutation", "the mutation's name"),
-            _c("defect", "what the mutation breaks"),
-            _c("claim", "claim id"),
-            _c("section", "the claim's section: paper or beyond"),
-            _c("targeted", "True when the mutation is aimed at this claim"),
-            _c("verdict_unmutated", "the claim's verdict on the small cells, unmutated"),
-            _c("verdict_mutated", "its verdict under the mutation"),
-            _c("flipped", "True when the verdict changed"),
-            _c("cells_failing", "cells failing under the mutation"),
-            _c("cells", "cells evaluated"),
-            _c("worst_cell", "the mutated run's cell furthest on the failing side"),
-            _c("worst_value", "that cell's statistic, mutated"),
-            _c("worst_value_unmutated", "the same cell's statistic, unmutated"),
-            _c("direction", "the claim's direction: <= or >="),
-            _c("threshold", "the claim's threshold"),
+            Column("mutation", "the mutation's name"),
+            Column("defect", "what the mutation breaks"),
+            Column("claim", "claim id"),
+            Column("section", "the claim's section: paper or beyond"),
+            Column("targeted", "True when the mutation is aimed at this claim"),
+            Column("verdict_unmutated", "the claim's verdict on the small cells, unmutated"),
+            Column("verdict_mutated", "its verdict under the mutation"),
+            Column("flipped", "True when the verdict changed"),
+            Column("cells_failing", "cells failing under the mutation"),
+            Column("cells", "cells evaluated"),
+            Column("worst_cell", "the mutated run's cell furthest on the failing side"),
+            Column("worst_value", "that cell's statistic, mutated"),
+            Column("worst_value_unmutated", "the same cell's statistic, unmutated"),
+            Column("direction", "the claim's direction: <= or >="),
+            Column("threshold", "the claim's threshold"),
         ),
     ),
 )

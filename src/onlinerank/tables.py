@@ -128,21 +128,26 @@ def bounds_rows(config: dict, stage: str) -> list[dict]:
 
 def lemma61_rows(sec: Lemma61, seed: int) -> list[dict]:
     """Lemma 6.1 sampled at size ``n``: for a random OnlineRank state (log-weights ~ N(0, 1.5²)),
-    ``samples`` orders from each sampler (the simulator's per-row-seeded samplers) and the
-    frequency of ``u before v`` on ``pairs`` random pairs, next to ``expit(a_u - a_v)``.  ``sec``:
-    the typed settings' ``lemma61`` (:class:`onlinerank.settings.Lemma61`)."""
-    from .samplers import expit, plackett_luce_rows, quicksort_rows
+    ``samples`` orders from each sampler of the registered OnlineRank
+    (:meth:`~onlinerank.learners.onlinerank.OnlineRank.orders`: the simulator's per-row-seeded
+    samplers) and the frequency of ``u before v`` on ``pairs`` random pairs, next to
+    ``expit(a_u - a_v)``.  ``sec``: the typed settings' ``lemma61``
+    (:class:`onlinerank.settings.Lemma61`)."""
+    from .learners import LEARNERS
+    from .learners.onlinerank import SAMPLERS, OnlineRank
+    from .samplers import expit
     from .seeding import stream
 
+    onlinerank = LEARNERS[OnlineRank.name]  # a variant substituted for it, in the mutation tests
     n, samples, pairs = sec.n, sec.samples, sec.pairs
     rng = stream(seed, "lemma61", n)
     a = rng.normal(scale=1.5, size=n)
     uv = np.array([rng.choice(n, 2, replace=False) for _ in range(pairs)])
     p = expit(a[uv[:, 0]] - a[uv[:, 1]])
     rows = []
-    for name, fn in (("plackett-luce", plackett_luce_rows), ("quicksort", quicksort_rows)):
+    for name in SAMPLERS:
         seeds = stream(seed, "lemma61", n, name).integers(0, 2**63, size=samples, dtype=np.uint64)
-        orders = fn(np.broadcast_to(a, (samples, n)).copy(), seeds)
+        orders = onlinerank.orders(name, np.broadcast_to(a, (samples, n)).copy(), seeds)
         pos = np.empty_like(orders)
         np.put_along_axis(pos, orders, np.arange(n)[None, :], axis=1)
         freq = (pos[:, uv[:, 0]] < pos[:, uv[:, 1]]).mean(axis=0)

@@ -367,7 +367,7 @@ class _Encoder:
     """int64 keys of canonical states (see :mod:`onlinerank._kernels.worst_case`)."""
 
     def __init__(self, n: int, B: int, labelled: bool) -> None:
-        from ._kernels import worst_case as K
+        from ._kernels import worst_case as kernels
 
         self.labelled = labelled
         if labelled:
@@ -375,15 +375,15 @@ class _Encoder:
             self.binom = np.zeros((1, 1), dtype=np.int64)
         else:
             self.base = 0
-            self.binom = K.binomial_table(B + n - 1, n)
-        self.K = K
+            self.binom = kernels.binomial_table(B + n - 1, n)
+        self.kernels = kernels
 
     def successor_keys(self, X: np.ndarray, acts: np.ndarray) -> np.ndarray:
-        return self.K.successor_keys(X, acts, self.labelled, self.binom, self.base)
+        return self.kernels.successor_keys(X, acts, self.labelled, self.binom, self.base)
 
     def successor_states(self, X: np.ndarray, acts: np.ndarray, flat: np.ndarray) -> np.ndarray:
         out = np.empty((flat.size, X.shape[1]), dtype=X.dtype)
-        self.K.successor_states(X, acts, flat, self.labelled, out)
+        self.kernels.successor_states(X, acts, flat, self.labelled, out)
         return out
 
 

@@ -3,7 +3,6 @@
 # `onlinerank.claims.REGISTRY`; then the provenance manifest.  Before it, the mutations table (the
 # claims' verdicts under deliberate defects of the learner), shown in its own section of claims.md.
 
-import glob
 
 from onlinerank.claims import MODULES, tables_needed
 from onlinerank.claims.seed_verdicts import SEEDS_DIR
@@ -14,7 +13,7 @@ from onlinerank.figures import FIGURES
 FIGURE_CLAIMS = " ".join(f"{name}:{','.join(spec.claims)}" for name, spec in FIGURES.items())
 
 
-# The mutation tests of the claims (onlinerank.mutations): small cells run unmutated and under each
+# The mutation tests of the claims (workflow/mutants): small cells run unmutated and under each
 # deliberate defect of the learner or a sampler, in every tier (about 10-15 s on one core).
 rule mutations:
     input:
@@ -36,7 +35,7 @@ rule claims:
         tables=[TABLE[t] for t in tables_needed(config)],
         mutations=rules.mutations.output[0],
         # the verdicts of further seeds written by `make replicate` (onlinerank.seeds), if any
-        seeds=sorted(glob.glob(f"{RES}/{SEEDS_DIR}/*/verdicts.json")),
+        seeds=sorted(glob(f"{RES}/{SEEDS_DIR}/*/verdicts.json")),
         # the claims modules are imported by discovery (onlinerank.claims.MODULES), not by a line
         # a static reading of the imports would follow
         code=code("claims.py", *(m.__name__.removeprefix("onlinerank.") for m in MODULES)),

@@ -2,6 +2,8 @@
 # depends on (Snakemake does not see Python imports: `code` lists the package modules a script
 # imports, transitively, so editing a module reruns exactly the steps that use it).
 
+from glob import glob
+
 from onlinerank.cells import groups_of
 from onlinerank.claims import REGISTRY, stages_of
 from onlinerank.table_schemas import STAGES
@@ -21,6 +23,10 @@ CONFIG_DIGEST = config_digest(config)
 PRESENT = stages_of(config)
 SIM_STAGES = [s for s in STAGES if s in PRESENT]
 SCRIPTS = os.path.join(workflow.basedir, "workflow", "scripts")
+# the mutation tests (package `mutants`): a testing device of the pipeline, not installed
+MUTANTS = os.path.join(workflow.basedir, "workflow", "mutants")
+if os.path.dirname(MUTANTS) not in sys.path:
+    sys.path.insert(0, os.path.dirname(MUTANTS))
 
 
 SRC = os.path.join(workflow.basedir, "src", "onlinerank")
@@ -70,19 +76,20 @@ def simulate_code(group):
 
 
 def mutations_code():
-    """The mutations step's code: its script's imports, the modules of the learners and
-    adversaries of its small cells (registered plug-ins) and the claims modules (discovered):
-    neither is found by following imports."""
+    """The mutations step's code: its script, the modules of the package `mutants` and what they
+    import, the modules of the learners and adversaries of its small cells (registered plug-ins)
+    and the claims modules (discovered): neither of the last two is found by following imports."""
+    from mutants.table import SMALL_CELLS
     from onlinerank.adversaries import ADVERSARIES
     from onlinerank.claims import MODULES
     from onlinerank.learners import LEARNERS
-    from onlinerank.mutations import SMALL_CELLS
 
     classes = {LEARNERS[s["name"]] for s in SMALL_CELLS["learners"].values()}
     classes |= {ADVERSARIES[s["name"]] for s in SMALL_CELLS["adversaries"].values()}
     modules = [module_file(name, SRC) for name in {cls.__module__ for cls in classes}]
     modules += [module_file(m.__name__, SRC) for m in MODULES]
-    return code_inputs(os.path.join(SCRIPTS, "mutations.py"), *modules, root=workflow.basedir)
+    mutants = sorted(glob(os.path.join(MUTANTS, "*.py")))
+    return code_inputs(os.path.join(SCRIPTS, "mutations.py"), *mutants, *modules, root=workflow.basedir)
 
 
 wildcard_constraints:

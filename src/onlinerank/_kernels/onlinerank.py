@@ -10,12 +10,17 @@ O(n^2) dense expected loss runs on several threads (``prange``).
 
 Conventions shared by all kernels
 ---------------------------------
-* Scores come as ``S`` (R, n) float64 and a scalar ``eta``; the log-weight of item u in row r is
-  always evaluated as the same float expression ``a = eta * S[r, u]``.
-* A row is in one of two forms (``wmode[r]``):
+* OnlineRank's state comes as one record, :class:`LogWeightArrays` (``lw``): the scores ``lw.S``
+  (R, n) float64, the scalar ``lw.eta``, the cached weights, their shifts and each row's form; the
+  histogram of integer scores as another, :class:`ScoreHistogram` (``hist``).  From Python both are
+  passed as plain tuples in their fields' order (numba types a plain tuple on its fast path and a
+  named one in microseconds per call, more than a small sampler call's work) and named by the
+  kernel that receives them.  The log-weight of item u in row r is always evaluated as the same
+  float expression ``a = lw.eta * lw.S[r, u]``.
+* A row is in one of two forms (``lw.form[r]``):
 
-  - ``0`` "cached weight form": ``w[r, u] = exp(a_u - shift_r)`` is valid for the row, with every
-    exponent in ``[-LO, HI]`` (kept so by :func:`add_items`);
+  - ``0`` "cached weight form": ``lw.weights[r, u] = exp(a_u - lw.shift[r])`` is valid for the
+    row, with every exponent in ``[-LO, HI]`` (kept so by :func:`add_items`);
   - ``1`` "decide here": the kernel computes the row's range ``max a - min a``; if it is at most
     ``LO`` it uses the weights ``exp(a_u - max a)`` computed on the fly, otherwise it falls back to
     a log-form computation (``expit`` of differences of log-weights), which never over/underflows.
@@ -24,7 +29,7 @@ Conventions shared by all kernels
   Plackett–Luce key a normal float, so the weight form is exact to float rounding.
 * Randomness: row r of a sampler reads only ``seeds[r]``.  The generator is SplitMix64 used as a
   counter (Weyl sequence + a bijective 64-bit finaliser; it passes BigCrush; :mod:`.streams`):
-  draw ``i`` of a row is ``mix(state0 + (i + 1) * GOLDEN)`` with ``state0 = mix(seed ^ salt)``.
+  draw ``i`` of a row is ``mix(state0 + (i + 1) * WEYL_INCREMENT)`` with ``state0 = mix(seed ^ salt)``.
   Uniforms use the top 53 bits (QuickSort coins, pivots) or 52 bits + 1/2 (exponentials, so that
   ``U`` lies in (0, 1)).
 * Packing: a float64 whose ``lowbits = ceil(log2 n)`` lowest mantissa bits are replaced by an item
@@ -38,11 +43,12 @@ Conventions shared by all kernels
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
 
-from ..seeding import GOLDEN as _GOLDEN
+from ..seeding import WEYL_INCREMENT as _WEYL_INCREMENT
 from .feedback import _heapsort_pairs, _possum
 from .streams import _mix, _round_seed
 
@@ -58,6 +64,75 @@ _U11 = np.uint64(11)
 _U12 = np.uint64(12)
 _TWO_M53 = 1.0 / 9007199254740992.0  # 2**-53
 _TWO_M52 = 1.0 / 4503599627370496.0  # 2**-52
+
+#: the decorator of the kernels that take the records below and never allocate: compiled without
+#: reference counting, so that taking an array out of a record inside a row loop costs nothing
+#: (with it, such accesses paid atomic increments and decrements of the arrays' reference counts,
+#: about 20 ns a row at n = 100: a fifth of a single-choice expected loss)
+_no_refcounts = njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]  # numba option
+
+
+class LogWeightArrays(NamedTuple):
+    """OnlineRank's state for R replicates as the kernels read and update it: the arrays of
+    :class:`onlinerank.logweights.LogWeights` (theory §2.1; the two forms of a row: module
+    docstring)."""
+
+    #: (R, n) float64: the cumulative scores
+    S: np.ndarray
+    #: the learning rate: item u of row r has the log-weight ``eta * S[r, u]``
+    eta: float
+    #: (R, n) float64: the cached weights ``exp(eta * S[r, u] - shift[r])`` of the rows of form 0
+    #: (shape (0, 0) for a state without cached weights: every row of form 1)
+    weights: np.ndarray
+    #: (R,) float64: the shift of each row's cached weights, its largest log-weight when cached
+    shift: np.ndarray
+    #: (R,) int8: each row's form, 0 (cached weights) or 1 (decide here)
+    form: np.ndarray
+
+
+class ScoreHistogram(NamedTuple):
+    """The histogram of the scores of every row, while they are integers with few distinct values:
+    the expected loss of choice feedback then costs O(#values) per chosen item
+    (:func:`expected_loss_items`)."""
+
+    #: (R, capacity + 1) float64: the row's distinct score values, increasing, in ``[:sizes[r]]``
+    values: np.ndarray
+    #: (R, capacity + 1) int64: the number of items at each value
+    counts: np.ndarray
+    #: (R,) int64: the number of distinct values of the row; -1: the row has no histogram
+    #: (a non-integer score, or more than ``capacity`` values)
+    sizes: np.ndarray
+    #: the most distinct values a row's histogram holds
+    capacity: int
+
+
+class RoundScratch(NamedTuple):
+    """The work arrays of one replicate's round in :func:`play_items` (allocated once per call)."""
+
+    #: (k,) int64: the chosen items, sorted (:func:`_el_items_row`)
+    chosen_sorted: np.ndarray
+    #: (n,) int64, zero between rounds: the unchosen items at each histogram value
+    unchosen_at: np.ndarray
+    #: (n,) int64, zero between rounds: the chosen items at each histogram value
+    chosen_at: np.ndarray
+    #: (k,) int64: the chosen items' ids, sorted by key (:func:`~.feedback._possum`)
+    tie_ids: np.ndarray
+    #: (k,) float64: the chosen items' keys, sorted (:func:`~.feedback._possum`)
+    tie_keys: np.ndarray
+    #: (k,) float64: the chosen items' cached weights, set aside (:func:`_el_items_row`)
+    saved_weights: np.ndarray
+    #: (n,) float64: the Plackett-Luce keys of the row (the exponential race)
+    race_keys: np.ndarray
+    #: (n,) float64: QuickSort's exact weights or log-weights (:func:`_qs_sort`)
+    qs_values: np.ndarray
+    #: (n,) float64: QuickSort's packed records (value and item id)
+    qs_records: np.ndarray
+    #: (n,) uint64: QuickSort's coins of a partition
+    coins: np.ndarray
+    #: (140,) uint64: QuickSort's stack of segments
+    stack: np.ndarray
+    #: (n,) int64: the position of each item in the QuickSort order
+    positions: np.ndarray
 
 
 @njit(cache=True, error_model="numpy")
@@ -161,20 +236,20 @@ def _row_range(S, eta, r):
 # ------------------------------------------------------------------------------------------------
 # Plackett–Luce: exponential race, keys sorted as values with the item id in the low bits
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
-def _pl_key(mode, S, eta, w, r, u, amax, state0):
-    """True key of item u in row r (smaller = earlier).
+@_no_refcounts
+def _pl_key(mode, lw, r, u, amax, state0):
+    """True key of item u in row r of the state ``lw`` (smaller = earlier).
 
     mode 0: ``E_u / w_u`` (cached weights); mode 1: ``E_u * exp(max a - a_u)``; mode 2 (log form):
     ``log E_u - (a_u - max a) + LOGKEY_OFFSET``.  All three order the items as the exponential
     race / Gumbel-max construction of the Plackett–Luce law.
     """
-    e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+    e = _exponential(_mix(state0 + np.uint64(u + 1) * _WEYL_INCREMENT))
     if mode == 0:
-        return e / w[r, u]
+        return e / lw.weights[r, u]
     if mode == 1:
-        return e * _exp(amax - eta * S[r, u])
-    return _log(e) - (eta * S[r, u] - amax) + LOGKEY_OFFSET
+        return e * _exp(amax - lw.eta * lw.S[r, u])
+    return _log(e) - (lw.eta * lw.S[r, u] - amax) + LOGKEY_OFFSET
 
 
 @njit(cache=True, error_model="numpy")
@@ -183,15 +258,18 @@ def _pack(key, u, himask):
     return np.int64((np.float64(key).view(np.int64) & himask) | u).view(np.float64)
 
 
-@njit(cache=True, error_model="numpy")
-def pl_keys(S, eta, w, wmode, seeds, keys, mode_out, amax_out, lowbits):
-    """Fill ``keys`` (R, n) with positive packed keys; False if some log-weight is not finite.
+@_no_refcounts
+def pl_keys(weights, seeds, keys, mode_out, amax_out, lowbits):
+    """Fill ``keys`` (R, n) with positive packed keys of the state ``weights`` (a
+    :class:`LogWeightArrays` as a plain tuple); False if some log-weight is not finite.
 
     Packed key = true key with its ``lowbits`` lowest mantissa bits replaced by the item id.  For
     positive floats the bit pattern is monotone in the value, so sorting packed keys sorts by the
     truncated key and then by item id; :func:`pl_extract` restores the exact order inside the
     (rare) groups of equal truncated keys.
     """
+    lw = LogWeightArrays(*weights)
+    S, eta, w = lw.S, lw.eta, lw.weights
     R, n = S.shape
     himask = ~((np.int64(1) << lowbits) - 1)
     ok = True
@@ -199,7 +277,7 @@ def pl_keys(S, eta, w, wmode, seeds, keys, mode_out, amax_out, lowbits):
         state0 = _mix(seeds[r] ^ _SALT_PL)
         mode = 0
         amax = 0.0
-        if wmode[r] != 0:
+        if lw.form[r] != 0:
             amax, amin, finite = _row_range(S, eta, r)
             if not finite:
                 ok = False
@@ -209,15 +287,15 @@ def pl_keys(S, eta, w, wmode, seeds, keys, mode_out, amax_out, lowbits):
         amax_out[r] = amax
         if mode == 0:
             for u in range(n):
-                e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+                e = _exponential(_mix(state0 + np.uint64(u + 1) * _WEYL_INCREMENT))
                 keys[r, u] = _pack(e / w[r, u], u, himask)
         elif mode == 1:
             for u in range(n):
-                e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+                e = _exponential(_mix(state0 + np.uint64(u + 1) * _WEYL_INCREMENT))
                 keys[r, u] = _pack(e * _exp(amax - eta * S[r, u]), u, himask)
         else:
             for u in range(n):
-                keys[r, u] = _pack(_pl_key(2, S, eta, w, r, u, amax, state0), u, himask)
+                keys[r, u] = _pack(_pl_key(2, lw, r, u, amax, state0), u, himask)
     return ok
 
 
@@ -253,20 +331,22 @@ def pl_keys_shared(a, seeds, keys, mode_out, amax_out, lowbits):
         amax_out[r] = amax
         if mode == 1:
             for u in range(n):
-                e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+                e = _exponential(_mix(state0 + np.uint64(u + 1) * _WEYL_INCREMENT))
                 keys[r, u] = _pack(e * f[u], u, himask)
         else:
             for u in range(n):
-                e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+                e = _exponential(_mix(state0 + np.uint64(u + 1) * _WEYL_INCREMENT))
                 keys[r, u] = _pack(_log(e) - f[u] + LOGKEY_OFFSET, u, himask)
     return ok
 
 
 @njit(cache=True, error_model="numpy")
-def pl_extract(kb, S, eta, w, seeds, mode, amax, lowbits):
-    """In place: ``kb`` (R, n) int64, the bit patterns of the sorted packed keys, becomes the item
-    ids, in order; groups of equal truncated keys are first re-sorted by their untruncated keys
-    (the keys live in the output array itself, so a sample allocates one (R, n) array)."""
+def pl_extract(kb, weights, seeds, mode, amax, lowbits):
+    """In place: ``kb`` (R, n) int64, the bit patterns of the sorted packed keys of the state
+    ``weights`` (:func:`pl_keys`), becomes the item ids, in order; groups of equal truncated keys
+    are first re-sorted by their untruncated keys (the keys live in the output array itself, so a
+    sample allocates one (R, n) array)."""
+    lw = LogWeightArrays(*weights)
     R, n = kb.shape
     lomask = (np.int64(1) << lowbits) - 1
     himask = ~lomask
@@ -291,7 +371,7 @@ def pl_extract(kb, S, eta, w, seeds, mode, amax, lowbits):
                     m = j - i
                     for q in range(m):
                         ids[q] = kb[r, i + q] & lomask
-                        tk[q] = _pl_key(mode[r], S, eta, w, r, ids[q], amax[r], state0)
+                        tk[q] = _pl_key(mode[r], lw, r, ids[q], amax[r], state0)
                     _heapsort_pairs(tk, ids, m)
                     for q in range(m):
                         kb[r, i + q] = h | ids[q]
@@ -329,7 +409,7 @@ def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
 
     Segment [lo, hi): a uniform pivot p is moved to hi-1; every other x goes before p with
     probability ``w_x / (w_x + w_p)``: coin ``U (w_x + w_p) < w_x`` (log form
-    ``U < expit(a_x - a_p)``), ``U`` the draw ``state + (k + 1) GOLDEN`` of the segment.  The coins
+    ``U < expit(a_x - a_p)``), ``U`` the draw ``state + (k + 1) WEYL_INCREMENT`` of the segment.  The coins
     are drawn first in a vectorised pass on the packed values, whose relative error is below
     ``2^(lowbits - 52)``; a coin closer than a safe multiple of that to its threshold is redrawn
     from the exact values (same U), so the coins -- and the orders -- are exactly those of the
@@ -347,7 +427,7 @@ def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
     while True:
         while hi - lo > _ONE:
             m = hi - lo
-            state += _GOLDEN
+            state += _WEYL_INCREMENT
             if m == _TWO:
                 k0 = pk[lo]
                 k1 = pk[lo + _ONE]
@@ -366,7 +446,7 @@ def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
                 for k in range(last - lo):
                     i = lo + k
                     x = pk[i]
-                    d = _uniform53(_mix(state + np.uint64(k + 1) * _GOLDEN)) - _expit(x - kp)
+                    d = _uniform53(_mix(state + np.uint64(k + 1) * _WEYL_INCREMENT)) - _expit(x - kp)
                     cb[i] = np.uint64(d < 0.0)
                     namb += abs(d) <= rel * (abs(x) + abs(kp)) + 2.0**-50
             else:
@@ -374,7 +454,7 @@ def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
                     i = lo + k
                     x = pk[i]
                     t = x + kp
-                    d = _uniform53(_mix(state + np.uint64(k + 1) * _GOLDEN)) * t - x
+                    d = _uniform53(_mix(state + np.uint64(k + 1) * _WEYL_INCREMENT)) * t - x
                     cb[i] = np.uint64(d < 0.0)
                     namb += abs(d) <= rel * t
             if namb > 0:  # rare: settle the close calls with the exact values
@@ -382,7 +462,7 @@ def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
                 for k in range(last - lo):
                     i = lo + k
                     x = pk[i]
-                    u = _uniform53(_mix(state + np.uint64(k + 1) * _GOLDEN))
+                    u = _uniform53(_mix(state + np.uint64(k + 1) * _WEYL_INCREMENT))
                     if logform:
                         d = u - _expit(x - kp)
                         close = abs(d) <= rel * (abs(x) + abs(kp)) + 2.0**-50
@@ -391,7 +471,7 @@ def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
                         close = abs(d) <= rel * (x + kp)
                     if close:
                         cb[i] = np.uint64(_qs_coin_exact(u, wex[_item(x, mask)], wp, logform))
-            state += m * _GOLDEN
+            state += m * _WEYL_INCREMENT
             j = lo
             i = lo
             while i < last:
@@ -422,18 +502,19 @@ def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
         hi = stack[sp + _ONE]
 
 
-@njit(cache=True, error_model="numpy")
-def _qs_row(S, eta, w, wmode, r, seed, wex, pk, cb, stack, lowbits):
-    """One Algorithm-2 order of row r into the packed records ``pk`` (read the items with
-    :func:`_item`); False if some log-weight of the row is not finite."""
+@_no_refcounts
+def _qs_row(lw, r, seed, wex, pk, cb, stack, lowbits):
+    """One Algorithm-2 order of row r of the state ``lw`` into the packed records ``pk`` (read the
+    items with :func:`_item`); False if some log-weight of the row is not finite."""
+    S, eta = lw.S, lw.eta
     n = S.shape[1]
     mask = (np.int64(1) << lowbits) - 1
     state = _mix(seed ^ _SALT_QS)
     logform = False
     ok = True
-    if wmode[r] == 0:
+    if lw.form[r] == 0:
         for u in range(n):
-            wex[u] = w[r, u]
+            wex[u] = lw.weights[r, u]
     else:
         amax, amin, finite = _row_range(S, eta, r)
         if not finite:
@@ -452,9 +533,11 @@ def _qs_row(S, eta, w, wmode, r, seed, wex, pk, cb, stack, lowbits):
 
 
 @njit(cache=True, error_model="numpy")
-def qs_rows(S, eta, w, wmode, seeds, out, lowbits):
-    """One Algorithm-2 order per row into ``out``; False if some log-weight is not finite."""
-    R, n = S.shape
+def qs_rows(weights, seeds, out, lowbits):
+    """One Algorithm-2 order per row of the state ``weights`` (a :class:`LogWeightArrays` as a
+    plain tuple) into ``out``; False if some log-weight is not finite."""
+    lw = LogWeightArrays(*weights)
+    R, n = lw.S.shape
     wex = np.empty(n)
     pk = np.empty(n)
     cb = np.empty(n, dtype=np.uint64)
@@ -462,7 +545,7 @@ def qs_rows(S, eta, w, wmode, seeds, out, lowbits):
     mask = (np.int64(1) << lowbits) - 1
     ok = True
     for r in range(R):
-        ok &= _qs_row(S, eta, w, wmode, r, seeds[r], wex, pk, cb, stack, lowbits)
+        ok &= _qs_row(lw, r, seeds[r], wex, pk, cb, stack, lowbits)
         for u in range(n):
             out[r, u] = _item(pk[u], mask)
     return ok
@@ -510,34 +593,38 @@ def qs_rows_shared(a, seeds, out, lowbits):
 # ------------------------------------------------------------------------------------------------
 # LogWeights caches
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
-def refresh_row(S, eta, w, shift, wmode, r):
-    """Recompute the cached weights of row r: ``shift = max a``, ``w = exp(a - shift)``; the row
-    switches to the log form (``wmode = 1``) if its range exceeds ``LO``."""
-    amax, amin, finite = _row_range(S, eta, r)
+@_no_refcounts
+def refresh_row(lw, r):
+    """Recompute the cached weights of row r of the state ``lw``: ``shift = max a``,
+    ``weights = exp(a - shift)``; the row switches to the log form (form 1) if its range exceeds
+    ``LO``."""
+    amax, amin, finite = _row_range(lw.S, lw.eta, r)
     if finite and amax - amin <= LO:
-        shift[r] = amax
-        for u in range(S.shape[1]):
-            w[r, u] = _exp(eta * S[r, u] - amax)
-        wmode[r] = 0
+        lw.shift[r] = amax
+        for u in range(lw.S.shape[1]):
+            lw.weights[r, u] = _exp(lw.eta * lw.S[r, u] - amax)
+        lw.form[r] = 0
     else:
-        wmode[r] = 1
+        lw.form[r] = 1
 
 
-@njit(cache=True, error_model="numpy")
-def refresh_all(S, eta, w, shift, wmode):
-    for r in range(S.shape[0]):
-        refresh_row(S, eta, w, shift, wmode, r)
+@_no_refcounts
+def refresh_all(weights):
+    """:func:`refresh_row` of every row of the state ``weights`` (a :class:`LogWeightArrays` as a
+    plain tuple)."""
+    lw = LogWeightArrays(*weights)
+    for r in range(lw.S.shape[0]):
+        refresh_row(lw, r)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _hist_find(hv, r, d, x):
-    """Index of value x among the sorted ``hv[r, :d]`` (binary search; x must be present)."""
+def _hist_find(values, r, d, x):
+    """Index of value x among the sorted ``values[r, :d]`` (binary search; x must be present)."""
     lo = 0
     hi = d
     while hi - lo > 1:
         mid = (lo + hi) >> 1
-        if hv[r, mid] <= x:
+        if values[r, mid] <= x:
             lo = mid
         else:
             hi = mid
@@ -545,10 +632,13 @@ def _hist_find(hv, r, d, x):
 
 
 @njit(cache=True, error_model="numpy")
-def hist_build(S, hv, hc, hd, maxd):
-    """Histograms of the score values of every row: sorted distinct values ``hv[r, :hd[r]]`` with
-    counts ``hc[r, :hd[r]]``; ``hd[r] = -1`` if the row has non-integer scores or more than
-    ``maxd`` distinct values (the histogram is then not used)."""
+def hist_build(S, histogram):
+    """The histogram (a :class:`ScoreHistogram` as a plain tuple) of the score values of every
+    row of ``S``: sorted distinct values ``values[r, :sizes[r]]`` with their counts;
+    ``sizes[r] = -1`` if the row has non-integer scores or more than ``capacity`` distinct values
+    (the histogram is then not used)."""
+    hist = ScoreHistogram(*histogram)
+    values, counts, sizes = hist.values, hist.counts, hist.sizes
     R, n = S.shape
     for r in range(R):
         v = np.sort(S[r])
@@ -559,69 +649,75 @@ def hist_build(S, hv, hc, hd, maxd):
                 ok = False
                 break
             if i > 0 and v[i] == v[i - 1]:
-                hc[r, d - 1] += 1
+                counts[r, d - 1] += 1
             else:
-                if d >= maxd:
+                if d >= hist.capacity:
                     ok = False
                     break
-                hv[r, d] = v[i]
-                hc[r, d] = 1
+                values[r, d] = v[i]
+                counts[r, d] = 1
                 d += 1
-        hd[r] = d if ok else -1
+        sizes[r] = d if ok else -1
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _hist_increment(hv, hc, hd, r, x, maxd):
+def _hist_increment(hist, r, x):
     """One item of row r moves from score x to x + 1."""
-    d = hd[r]
-    j = _hist_find(hv, r, d, x)
-    hc[r, j] -= 1
-    if j + 1 < d and hv[r, j + 1] == x + 1.0:
-        hc[r, j + 1] += 1
+    values, counts = hist.values, hist.counts
+    d = hist.sizes[r]
+    j = _hist_find(values, r, d, x)
+    counts[r, j] -= 1
+    if j + 1 < d and values[r, j + 1] == x + 1.0:
+        counts[r, j + 1] += 1
     else:  # insert x + 1 after position j
         for q in range(d, j + 1, -1):
-            hv[r, q] = hv[r, q - 1]
-            hc[r, q] = hc[r, q - 1]
-        hv[r, j + 1] = x + 1.0
-        hc[r, j + 1] = 1
+            values[r, q] = values[r, q - 1]
+            counts[r, q] = counts[r, q - 1]
+        values[r, j + 1] = x + 1.0
+        counts[r, j + 1] = 1
         d += 1
-    if hc[r, j] == 0:  # remove the emptied value
+    if counts[r, j] == 0:  # remove the emptied value
         for q in range(j, d - 1):
-            hv[r, q] = hv[r, q + 1]
-            hc[r, q] = hc[r, q + 1]
+            values[r, q] = values[r, q + 1]
+            counts[r, q] = counts[r, q + 1]
         d -= 1
-    hd[r] = d if d <= maxd else -1
+    hist.sizes[r] = d if d <= hist.capacity else -1
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _add_items_row(S, eta, w, shift, wmode, hv, hc, hd, maxd, it, r):
+def _add_items_row(lw, hist, it, r):
     """``S[r, it] += 1`` for the distinct chosen items ``it`` (k,) of row r; see :func:`add_items`."""
+    S = lw.S
     rescale = False
     for j in range(it.shape[0]):
         c = it[j]
-        if hd[r] >= 0:
-            _hist_increment(hv, hc, hd, r, S[r, c], maxd)
+        if hist.sizes[r] >= 0:
+            _hist_increment(hist, r, S[r, c])
         S[r, c] += 1.0
-        if wmode[r] == 0:
-            x = eta * S[r, c] - shift[r]
+        if lw.form[r] == 0:
+            x = lw.eta * S[r, c] - lw.shift[r]
             if -LO <= x <= HI:
-                w[r, c] = _exp(x)
+                lw.weights[r, c] = _exp(x)
             else:
                 rescale = True
     if rescale:
-        refresh_row(S, eta, w, shift, wmode, r)
+        refresh_row(lw, r)
 
 
-@njit(cache=True, error_model="numpy")
-def add_items(S, eta, w, shift, wmode, hv, hc, hd, maxd, items):
-    """``S[r, items[r]] += 1``, keeping the caches exact.
+@_no_refcounts
+def add_items(weights, histogram, items):
+    """``S[r, items[r]] += 1`` in the state ``weights`` (a :class:`LogWeightArrays` as a plain
+    tuple), keeping its caches and the histogram ``histogram`` (a :class:`ScoreHistogram` as a
+    plain tuple) exact.
 
-    Cached weight of each changed coordinate: ``w[r, c] = exp(eta * S[r, c] - shift[r])``
-    (recomputed, not multiplied, so no drift); a row whose exponent leaves ``[-LO, HI]`` is
-    rescaled (or switched to the log form).  Histogram: the item moves from value S to S + 1.
+    Cached weight of each changed coordinate: ``exp(eta * S[r, c] - shift[r])`` (recomputed, not
+    multiplied, so no drift); a row whose exponent leaves ``[-LO, HI]`` is rescaled (or switched
+    to the log form).  Histogram: the item moves from value S to S + 1.
     """
+    lw = LogWeightArrays(*weights)
+    hist = ScoreHistogram(*histogram)
     for r in range(items.shape[0]):
-        _add_items_row(S, eta, w, shift, wmode, hv, hc, hd, maxd, items[r], r)
+        _add_items_row(lw, hist, items[r], r)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -646,16 +742,18 @@ def _expit_sum(S, eta, r, lo, hi, ac):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, wsv, mj, kj):
+def _el_items_row(lw, hist, it, r, chs, wsv, mj, kj):
     """:func:`expected_loss_items` of row r with chosen items ``it`` (k,).  Scratch: ``chs`` (k,),
-    ``wsv`` (k,) float64, ``mj`` (n,) and ``kj`` (n,), the latter all zero on entry (and on
-    return)."""
+    ``wsv`` (k,) float64, ``mj`` (n,) and ``kj`` (n,) (unchosen / chosen items at each histogram
+    value), the latter all zero on entry (and on return)."""
+    S, eta, w, form = lw.S, lw.eta, lw.weights, lw.form
+    hv = hist.values
     k = it.shape[0]
     n = S.shape[1]
-    d = hd[r]
-    if d >= 0 and (8 * d <= n or wmode[r] != 0):
+    d = hist.sizes[r]
+    if d >= 0 and (8 * d <= n or form[r] != 0):
         for j in range(d):
-            mj[j] = hc[r, j]
+            mj[j] = hist.counts[r, j]
         for q in range(k):
             j = _hist_find(hv, r, d, S[r, it[q]])
             mj[j] -= 1
@@ -671,7 +769,7 @@ def _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, wsv, mj, kj):
             tot += kj[jc] * acc
             kj[jc] = 0
         return tot
-    if wmode[r] == 0 and k <= 8:
+    if form[r] == 0 and k <= 8:
         # few chosen items: their weights are set aside and zeroed, so that one vectorised pass
         # over all n items per chosen c adds exactly 0 for them (0 / w_c); the gaps between the
         # chosen items below would cost k + 1 short loops, each with its scalar remainder
@@ -697,7 +795,7 @@ def _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, wsv, mj, kj):
     for j in range(k):
         c = it[j]
         prev = 0
-        if wmode[r] == 0:
+        if form[r] == 0:
             wc = w[r, c]
             wr = w[r]
             for q in range(k):
@@ -714,7 +812,7 @@ def _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, wsv, mj, kj):
 
 
 @njit(cache=True, error_model="numpy")
-def expected_loss_items(S, eta, w, wmode, hv, hc, hd, items, out):
+def expected_loss_items(weights, histogram, items, out):
     """``out[r] = sum_{c chosen} sum_{v unchosen} expit(a_v - a_c)``, exactly, per row by the
     cheapest applicable form:
 
@@ -727,93 +825,111 @@ def expected_loss_items(S, eta, w, wmode, hv, hc, hd, items, out):
 
     In the last two the unchosen v are visited as the gaps between the sorted chosen items, except
     with cached weights and k <= 8, where the sum runs over all n items (one vectorised loop)
-    with the chosen items' weights set to 0 for its duration.
+    with the chosen items' weights set to 0 for its duration.  ``weights``: the state (a
+    :class:`LogWeightArrays` as a plain tuple); ``histogram``: its :class:`ScoreHistogram` (a plain
+    tuple).
     """
-    R, k = items.shape
-    n = S.shape[1]
+    lw = LogWeightArrays(*weights)
+    k = items.shape[1]
+    n = lw.S.shape[1]
     chs = np.empty(k, dtype=np.int64)
     wsv = np.empty(k)
     mj = np.empty(n, dtype=np.int64)
     kj = np.zeros(n, dtype=np.int64)
-    for r in range(R):
-        out[r] = _el_items_row(S, eta, w, wmode, hv, hc, hd, items[r], r, chs, wsv, mj, kj)
+    _expected_loss_rows(lw, ScoreHistogram(*histogram), items, out, chs, wsv, mj, kj)
+
+
+@_no_refcounts
+def _expected_loss_rows(lw, hist, items, out, chs, wsv, mj, kj):
+    """The rows of :func:`expected_loss_items`, with its scratch arrays (no allocation here)."""
+    for r in range(items.shape[0]):
+        out[r] = _el_items_row(lw, hist, items[r], r, chs, wsv, mj, kj)
 
 
 @njit(cache=True, error_model="numpy", fastmath={"reassoc", "nsz", "contract"})
-def _dense_w_task(ss, ws, r, i, n):
-    si = ss[r, i]
-    wi = ws[r, i]
+def _dense_weights_row(s, w, r, i, n):
+    """Row i of the triangle, cached weights: ``sum_{j > i} (s_j - s_i) w_i / (w_i + w_j)``
+    (vectorised: this sum may be reassociated)."""
+    si = s[r, i]
+    wi = w[r, i]
     acc = 0.0
     for j in range(i + 1, n):
-        x = ws[r, j]
-        acc += (ss[r, j] - si) * (wi / (wi + x))
+        x = w[r, j]
+        acc += (s[r, j] - si) * (wi / (wi + x))
     return acc
 
 
 @njit(cache=True, error_model="numpy")
-def _dense_log_task(ss, la, r, i, n):
-    si = ss[r, i]
-    ai = la[r, i]
+def _dense_logw_row(s, a, r, i, n):
+    """Row i of the triangle, log form: ``sum_{j > i} (s_j - s_i) expit(a_i - a_j)`` (in order:
+    the compiled ``expit`` does not vectorise, and reassociating the sum would change its bits)."""
+    si = s[r, i]
+    ai = a[r, i]
     acc = 0.0
     for j in range(i + 1, n):
-        acc += (ss[r, j] - si) * _expit(ai - la[r, j])
+        acc += (s[r, j] - si) * _expit(ai - a[r, j])
     return acc
 
 
 @njit(cache=True, error_model="numpy")
-def _dense_task(ss, ws, la, wmode, r, t):
+def _dense_row(s, w, a, form, r, i, n):
+    """Row i of row r's triangle in the row's form: one of the two sums above."""
+    if form[r] == 0:
+        return _dense_weights_row(s, w, r, i, n)
+    return _dense_logw_row(s, a, r, i, n)
+
+
+@njit(cache=True, error_model="numpy")
+def _dense_task(s, w, a, form, r, t):
     """Task t of row r: the rows i = t and i = n - 1 - t of the triangle (cost ~n)."""
-    n = ss.shape[1]
+    n = s.shape[1]
     i2 = n - 1 - t
-    if wmode[r] == 0:
-        acc = _dense_w_task(ss, ws, r, t, n)
-        if i2 != t:
-            acc += _dense_w_task(ss, ws, r, i2, n)
-    else:
-        acc = _dense_log_task(ss, la, r, t, n)
-        if i2 != t:
-            acc += _dense_log_task(ss, la, r, i2, n)
+    acc = _dense_row(s, w, a, form, r, t, n)
+    if i2 != t:
+        acc += _dense_row(s, w, a, form, r, i2, n)
     return acc
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def expected_loss_dense(ss, ws, la, wmode, part):
+def expected_loss_dense(sorted_s, sorted_weights, sorted_logw, form, part):
     """Pairs of a row sorted by increasing s: ``sum_{i < j} (s_j - s_i) P(i before j)``.
 
-    ``ws`` holds the sorted weights (rows with ``wmode == 0``), ``la`` the sorted log-weights
-    (other rows).  The per-task sums land in ``part`` (R, ceil(n/2)) and are added in a fixed
-    order by the caller, so the result does not depend on the number of threads.
+    ``sorted_s`` (R, n) holds each row's feedback in increasing order, ``sorted_weights`` the
+    cached weights in the same order (rows of form 0), ``sorted_logw`` the log-weights (rows of
+    form 1).  The per-task sums land in ``part`` (R, ceil(n/2)) and are added in a fixed order by
+    the caller, so the result does not depend on the number of threads.
     """
-    R, n = ss.shape
+    R, n = sorted_s.shape
     h = (n + 1) // 2
     for q in prange(R * h):
         r = q // h
         t = q - r * h
-        part[r, t] = _dense_task(ss, ws, la, wmode, r, t)
+        part[r, t] = _dense_task(sorted_s, sorted_weights, sorted_logw, form, r, t)
 
 
 @njit(cache=True, error_model="numpy")
-def expected_loss_dense_serial(ss, ws, la, wmode, part):
+def expected_loss_dense_serial(sorted_s, sorted_weights, sorted_logw, form, part):
     """:func:`expected_loss_dense` on one thread (small problems: no thread start-up)."""
-    R, n = ss.shape
+    R, n = sorted_s.shape
     h = (n + 1) // 2
     for r in range(R):
         for t in range(h):
-            part[r, t] = _dense_task(ss, ws, la, wmode, r, t)
+            part[r, t] = _dense_task(sorted_s, sorted_weights, sorted_logw, form, r, t)
 
 
 # ------------------------------------------------------------------------------------------------
 # the block engine: many rounds of choice feedback in one call (simulate's hot loop)
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
-def _pl_row_true_keys(S, eta, w, wmode, r, seed, tk):
-    """The untruncated Plackett-Luce keys of row r (the values :func:`pl_keys` packs, by the same
-    expressions); False if some log-weight of the row is not finite."""
+@_no_refcounts
+def _pl_row_true_keys(lw, r, seed, tk):
+    """The untruncated Plackett-Luce keys of row r of the state ``lw`` (the values :func:`pl_keys`
+    packs, by the same expressions); False if some log-weight of the row is not finite."""
+    S, eta, w = lw.S, lw.eta, lw.weights
     n = S.shape[1]
     state0 = _mix(seed ^ _SALT_PL)
-    if wmode[r] == 0:
+    if lw.form[r] == 0:
         for u in range(n):
-            e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+            e = _exponential(_mix(state0 + np.uint64(u + 1) * _WEYL_INCREMENT))
             tk[u] = e / w[r, u]
         return True
     amax, amin, finite = _row_range(S, eta, r)
@@ -821,17 +937,19 @@ def _pl_row_true_keys(S, eta, w, wmode, r, seed, tk):
         amax = 0.0
     if amax - amin <= LO:
         for u in range(n):
-            e = _exponential(_mix(state0 + np.uint64(u + 1) * _GOLDEN))
+            e = _exponential(_mix(state0 + np.uint64(u + 1) * _WEYL_INCREMENT))
             tk[u] = e * _exp(amax - eta * S[r, u])
     else:
         for u in range(n):
-            tk[u] = _pl_key(2, S, eta, w, r, u, amax, state0)
+            tk[u] = _pl_key(2, lw, r, u, amax, state0)
     return finite
 
 
 @njit(cache=True, error_model="numpy")
-def play_items(S, eta, w, shift, wmode, hv, hc, hd, maxd, items, keys, t0, sampler, lowbits, exp_loss, loss):
-    """OnlineRank on the choice feedback ``items`` (R, B, k) of rounds ``t0 .. t0 + B - 1``.
+def play_items(weights, histogram, items, keys, t0, sampler, lowbits, exp_loss, loss):
+    """OnlineRank on the choice feedback ``items`` (R, B, k) of rounds ``t0 .. t0 + B - 1``, from
+    the state ``weights`` and its histogram ``histogram`` (a :class:`LogWeightArrays` and a
+    :class:`ScoreHistogram`, as plain tuples), both updated in place.
 
     Per replicate r and round, in the order of the per-round path: ``exp_loss[r] +=`` the exact
     expected loss (:func:`_el_items_row`); if ``keys`` is not empty, the order of seed
@@ -841,98 +959,71 @@ def play_items(S, eta, w, shift, wmode, hv, hc, hd, maxd, items, keys, t0, sampl
     (:func:`_add_items_row`).  Rows are independent, so each replicate plays its whole block
     while its state is in cache.  False if some log-weight was not finite.
 
-    The scratch arrays are allocated here and the rounds are played by :func:`_play_items_rows`,
-    compiled without reference counting: with it, every round paid about ten atomic
-    increments/decrements of array reference counts, several times the arithmetic at n = 100.
+    The scratch arrays are allocated here (:class:`RoundScratch`) and the rounds are played by
+    :func:`_play_items_rows`, compiled without reference counting: with it, every round paid
+    about ten atomic increments/decrements of array reference counts, several times the
+    arithmetic at n = 100.
     """
+    lw = LogWeightArrays(*weights)
     R, B, k = items.shape
-    n = S.shape[1]
-    scratch_i = np.zeros((4, max(n, k)), dtype=np.int64)  # chosen items sorted, m_j, k_j, ids
-    scratch_f = np.empty((5, max(n, k)))  # PL keys, QuickSort weights, packed keys, thresholds, w
-    cb = np.empty(n, dtype=np.uint64)
-    stack = np.empty(2 * 70, dtype=np.uint64)
-    pos = np.empty(n, dtype=np.int64)
-    return _play_items_rows(
-        S,
-        eta,
-        w,
-        shift,
-        wmode,
-        hv,
-        hc,
-        hd,
-        maxd,
-        items,
-        keys,
-        t0,
-        sampler,
-        lowbits,
-        exp_loss,
-        loss,
-        scratch_i,
-        scratch_f,
-        cb,
-        stack,
-        pos,
+    n = lw.S.shape[1]
+    ints = np.zeros((4, max(n, k)), dtype=np.int64)
+    floats = np.empty((5, max(n, k)))
+    scratch = RoundScratch(
+        chosen_sorted=ints[0],
+        unchosen_at=ints[1],
+        chosen_at=ints[2],
+        tie_ids=ints[3],
+        tie_keys=floats[3],
+        saved_weights=floats[4],
+        race_keys=floats[0, :n],
+        qs_values=floats[1, :n],
+        qs_records=floats[2, :n],
+        coins=np.empty(n, dtype=np.uint64),
+        stack=np.empty(2 * 70, dtype=np.uint64),
+        positions=np.empty(n, dtype=np.int64),
     )
+    hist = ScoreHistogram(*histogram)
+    return _play_items_rows(lw, hist, items, keys, t0, sampler, lowbits, exp_loss, loss, scratch)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]  # numba option
-def _play_items_rows(
-    S,
-    eta,
-    w,
-    shift,
-    wmode,
-    hv,
-    hc,
-    hd,
-    maxd,
-    items,
-    keys,
-    t0,
-    sampler,
-    lowbits,
-    exp_loss,
-    loss,
-    scratch_i,
-    scratch_f,
-    cb,
-    stack,
-    pos,
-):
+@_no_refcounts
+def _play_items_rows(lw, hist, items, keys, t0, sampler, lowbits, exp_loss, loss, scratch):
     """The rounds of :func:`play_items`, with its scratch arrays (no allocation here)."""
     R, B, k = items.shape
-    n = S.shape[1]
+    n = lw.S.shape[1]
     comb = np.float64(k * (k - 1) // 2)
-    chs = scratch_i[0]
-    mj = scratch_i[1]
-    kj = scratch_i[2]
-    thr_i = scratch_i[3]
-    tk = scratch_f[0, :n]
-    wex = scratch_f[1, :n]
-    pk = scratch_f[2, :n]
-    thr_k = scratch_f[3]
-    wsv = scratch_f[4]
+    tk = scratch.race_keys
+    pk = scratch.qs_records
+    pos = scratch.positions
     mask = (np.int64(1) << lowbits) - 1
     sample = keys.shape[0] > 0
     ok = True
     for r in range(R):
         for b in range(B):
             it = items[r, b]
-            exp_loss[r] += _el_items_row(S, eta, w, wmode, hv, hc, hd, it, r, chs, wsv, mj, kj)
+            exp_loss[r] += _el_items_row(
+                lw,
+                hist,
+                it,
+                r,
+                scratch.chosen_sorted,
+                scratch.saved_weights,
+                scratch.unchosen_at,
+                scratch.chosen_at,
+            )
             if sample:
                 seed = _round_seed(keys[r], t0 + b)
                 if sampler == 0:
-                    ok &= _pl_row_true_keys(S, eta, w, wmode, r, seed, tk)
-                    ps = _possum(tk, it, thr_k, thr_i)
+                    ok &= _pl_row_true_keys(lw, r, seed, tk)
+                    ps = _possum(tk, it, scratch.tie_keys, scratch.tie_ids)
                 else:
-                    ok &= _qs_row(S, eta, w, wmode, r, seed, wex, pk, cb, stack, lowbits)
+                    ok &= _qs_row(lw, r, seed, scratch.qs_values, pk, scratch.coins, scratch.stack, lowbits)
                     for i in range(n):
                         pos[_item(pk[i], mask)] = i
                     ps = 0
                     for j in range(k):
                         ps += pos[it[j]]
                 loss[r] += np.float64(ps) - comb
-            _add_items_row(S, eta, w, shift, wmode, hv, hc, hd, maxd, it, r)
+            _add_items_row(lw, hist, it, r)
     return ok

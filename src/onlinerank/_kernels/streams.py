@@ -3,7 +3,7 @@
 * SplitMix64: ``_mix`` is :func:`onlinerank.seeding.mix64` itself, compiled, and ``_round_seed``
   is :func:`onlinerank.seeding.draw_seeds` for one key and round (the per-round seed of a
   replicate; tested equal).  The samplers of :mod:`.onlinerank` draw from the counter
-  ``mix(state0 + (i + 1) * GOLDEN)`` of such a seed.
+  ``mix(state0 + (i + 1) * WEYL_INCREMENT)`` of such a seed.
 * numpy's ``np.random.default_rng(seed).permutation(n)``, copied (the uniform ranking's orders,
   :class:`onlinerank.learners.simple.UniformRanking`, in the compiled block path):
   ``SeedSequence(seed)`` -> four uint64 words (:func:`_seed_sequence_state4`) -> ``PCG64``
@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..seeding import GOLDEN as _GOLDEN
+from ..seeding import WEYL_INCREMENT as _WEYL_INCREMENT
 from ..seeding import mix64
 
 #: SplitMix64 finaliser: the one definition in :mod:`onlinerank.seeding`, compiled here
@@ -35,7 +35,7 @@ _mix = njit(cache=True, error_model="numpy")(mix64)
 def _round_seed(key, t):
     """``seeding.draw_seeds`` for one key and round ``t`` (same SplitMix64 steps; tested equal)."""
     tt = np.uint64(t)
-    return _mix(_mix((key ^ tt) + _GOLDEN) + tt + _GOLDEN)
+    return _mix(_mix((key ^ tt) + _WEYL_INCREMENT) + tt + _WEYL_INCREMENT)
 
 
 # ------------------------------------------------------------------------------------------------

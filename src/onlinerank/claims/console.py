@@ -52,8 +52,8 @@ def write_claims(
     """Evaluate every claim on the tables at ``table_paths`` (name -> CSV) and write ``output.json``,
     ``output.md``, ``output.csv`` and ``output.intro``; returns the document plus its summary lines
     under ``"summary"`` (not written).  ``mutations_path`` (optional, skipped if absent): the
-    mutations table (:mod:`onlinerank.mutations`), rendered as its own section.  ``seed_paths``:
-    the verdicts files of further seeds (``make replicate``), counted per claim."""
+    mutations table (``workflow/mutants``), rendered as its own section.  ``seed_paths``: the
+    verdicts files of further seeds (``make replicate``), counted per claim."""
     tables = {name: read_table(path) for name, path in table_paths.items()}
     mutations = read_table(mutations_path) if mutations_path and Path(mutations_path).exists() else None
     seeds = load_seed_verdicts(seed_paths)

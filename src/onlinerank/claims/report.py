@@ -179,7 +179,7 @@ def build_document(
     seeds: Sequence[Mapping] = (),
 ) -> dict:
     """Every registered claim evaluated on ``tables``; ``meta`` (config digest, commit, versions)
-    goes to the header; ``mutations`` (rows of the mutations table, :mod:`onlinerank.mutations`),
+    goes to the header; ``mutations`` (rows of the mutations table, ``workflow/mutants``),
     when given, under the key ``mutations``; the change log (``change_log``, default the package's
     ``changes.toml``) under ``changes`` with the commit that recorded each entry, and what it proves
     about this run under ``change_log``; ``seeds``: the verdicts files of further seeds
@@ -298,7 +298,7 @@ def summary_lines(doc: Mapping, previous: Mapping | None = None) -> list[str]:
     return lines
 
 
-def _worst(cells: list[dict]) -> dict | None:
+def _nearest_to_failing(cells: list[dict]) -> dict | None:
     """The cell nearest to (or furthest beyond) its threshold."""
     if not cells:
         return None
@@ -490,7 +490,7 @@ def claims_markdown(doc: Mapping, root: str = "..") -> str:
         for c in cs:
             cells = c["cells"]
             k = {v: sum(x["verdict"] == v for x in cells) for v in ("PASS", "FAIL", "INCONCLUSIVE")}
-            w = _worst(cells)
+            w = _nearest_to_failing(cells)
             worst = (
                 f"{w['cell']}: {_fmt(w['value'])}; [{_fmt(w['lo'])}, {_fmt(w['hi'])}] {w['direction']} "
                 f"{_fmt(w['threshold'])}"
@@ -715,9 +715,9 @@ def readme_summary(doc: Mapping) -> str:
 
 
 MUTATIONS_LEGEND = (
-    "Each mutation is a deliberate defect of the learner or of a sampler (`onlinerank.mutations`), "
-    "applied in-process to a fixed set of small cells (`onlinerank.mutations.SMALL_CELLS`: a few "
-    "cells of each stage, this tier's seed and thresholds). Every claim those cells decide is "
+    "Each mutation is a deliberate defect of the learner or of a sampler: a broken OnlineRank "
+    "(`workflow/mutants`) played in its place on a fixed set of small cells (`mutants.table.SMALL_CELLS`: "
+    "a few cells of each stage, this tier's seed and thresholds). Every claim those cells decide is "
     "evaluated by the registry's builders on the same cells and seeds, unmutated and mutated. A claim "
     "that goes from PASS to FAIL has power against the defect; one that stays PASS does not depend on "
     "it (e.g. the exact expected regret does not depend on the sampler). Cells: failing / all, of the "

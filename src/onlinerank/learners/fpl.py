@@ -44,7 +44,7 @@ import numpy as np
 from ..bounds import fpl_bound_family, fpl_parameters, rate_parameter
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
-from ..seeding import GOLDEN, draw_seeds, mix64, row_uniforms
+from ..seeding import WEYL_INCREMENT, draw_seeds, mix64, row_uniforms
 from .base import Learner, register
 
 __all__ = ["FollowPerturbedLeader", "fpl_parameters", "fpl_epsilon", "row_uniforms", "uniform_pair_probs"]
@@ -66,9 +66,9 @@ def _state_keys(S: np.ndarray, t: int) -> np.ndarray:
     """A uint64 key per row from the round and the row's scores (its own history)."""
     bits = np.ascontiguousarray(S, dtype=np.float64).view(np.uint64)
     with np.errstate(over="ignore"):
-        h = np.full(S.shape[0], np.uint64(t) * GOLDEN + np.uint64(0x5EED), dtype=np.uint64)
+        h = np.full(S.shape[0], np.uint64(t) * WEYL_INCREMENT + np.uint64(0x5EED), dtype=np.uint64)
         for j in range(S.shape[1]):
-            h = mix64(h ^ bits[:, j]) + GOLDEN
+            h = mix64(h ^ bits[:, j]) + WEYL_INCREMENT
     return h
 
 

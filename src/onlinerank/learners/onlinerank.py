@@ -18,6 +18,7 @@ from ..bounds import resolve_eta, theorem31_sharp
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from ..logweights import LogWeights
+from ..samplers import plackett_luce_rows, quicksort_rows
 from .base import Learner, register
 
 SAMPLERS = ("plackett-luce", "quicksort")
@@ -133,11 +134,27 @@ class OnlineRank(Learner):
         self.sampler = sampler
         self.eta = eta
 
+    def eta_for(self, game: Game) -> float:
+        """The learning rate this learner plays ``game`` at: its ``eta`` resolved for the game's
+        n, T, M, family and k (theory §3.2).  :meth:`reset` and :meth:`regret_bound` take it from
+        here, its one source."""
+        return resolve_eta(self.eta, game.n, game.T, game.M, game.family, game.k)
+
     def regret_bound(self, game: Game) -> float:
         """The sharp Theorem 3.1 bound ``C(n,2) ln 2 / eta + eta T M / 2`` at this learner's eta
         for ``game`` (theory §3.2: valid for every eta > 0)."""
-        eta = resolve_eta(self.eta, game.n, game.T, game.M, game.family, game.k)
-        return float(theorem31_sharp(game.n, game.T, game.M, eta))
+        return float(theorem31_sharp(game.n, game.T, game.M, self.eta_for(game)))
+
+    @classmethod
+    def orders(cls, sampler: str, logw: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+        """One order of ``sampler`` per row of the log-weights ``logw`` (R, n), row r drawn from
+        ``seeds[r]`` alone (uint64): :func:`~onlinerank.samplers.plackett_luce_rows` (Algorithm 3)
+        or :func:`~onlinerank.samplers.quicksort_rows` (Algorithm 2), theory §2.2–§2.4.  The
+        sampled Lemma 6.1 check (:func:`onlinerank.tables.lemma61_rows`) draws its orders here."""
+        if sampler not in SAMPLERS:
+            raise ValueError(f"unknown sampler {sampler!r}; choose from {', '.join(SAMPLERS)}")
+        rows = plackett_luce_rows if sampler == "plackett-luce" else quicksort_rows
+        return rows(logw, seeds)
 
     @classmethod
     def plot_style(cls, spec: dict, label: str, learners: dict | None = None) -> dict:
@@ -157,7 +174,7 @@ class OnlineRank(Learner):
     def reset(self, game: Game, reps: int) -> None:
         super().reset(game, reps)
         # the rate recorded in the simulation tables' eta column (ran_at_paper_eta reads it back)
-        self.eta_value = resolve_eta(self.eta, game.n, game.T, game.M, game.family, game.k)
+        self.eta_value = self.eta_for(game)
         self.state = LogWeights(self.eta_value, reps, game.n)
 
     def _rank(self, seeds: np.ndarray) -> np.ndarray:

@@ -91,8 +91,9 @@ class UniformRanking(Learner):
     ) -> bool:
         """Choice feedback: ``B`` rounds of ``k(n-k)/2`` in one addition (the same float as B
         additions: every partial sum is a multiple of 1/2 below 2**51) and, when sampling, the
-        orders of :meth:`_rank` (numpy's ``default_rng(seed).permutation``) drawn by a compiled
-        copy of numpy's generator (tested equal).  Otherwise the per-round path."""
+        orders of :meth:`_rank` (numpy's ``default_rng(seed).permutation``) drawn by the compiled
+        copy of numpy's generator in :mod:`onlinerank._kernels.streams` (its docstring says what is
+        copied and how the copy is pinned).  Otherwise the per-round path."""
         h = 2.0 * exp_loss
         if block.items is None or not np.array_equal(h, np.round(h)):
             return super().play_block(block, keys, t0, exp_loss, loss)

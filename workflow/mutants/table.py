@@ -1,11 +1,14 @@
-"""Mutation tests of the claims: deliberately broken learners, and the verdicts they flip.
+"""The mutations table: the claims' verdicts on small cells, unmutated and under each broken learner.
 
 The claims report shows each verdict able to FAIL when the *data* is made false
 (``tests/test_claims.py``).  This module shows it able to FAIL when the *algorithm* is broken: a
-:class:`Mutation` is a named defect of OnlineRank or of its samplers (theory §2.1–§2.4), applied
-in-process by a context manager (:func:`mutated`) that swaps an implementation and restores it
-on exit.  Importing this module changes nothing, no other step of the pipeline applies a mutation,
-and no mutation is reachable from a config: a normal run cannot be mutated.
+:class:`Mutation` names a defect of OnlineRank or of its samplers (theory §2.1–§2.4) and the
+broken learner that has it (:mod:`mutants.learners`); :func:`mutated` substitutes that learner for
+OnlineRank in the learner registry for the duration of a block
+(:meth:`onlinerank.registry.Registry.substituted`), so that the pipeline's own code -- the
+simulator, the exact worst-case dynamic program, the sampled Lemma 6.1 check -- plays it.  Nothing
+else substitutes a learner, this package is not part of the installed one, and no config can
+name a broken learner: a normal run cannot be mutated.
 
 :func:`run_mutations` simulates a fixed set of small cells (:data:`SMALL_CELLS`, with the tier's
 seed and claims thresholds) once unmutated and once under each mutation, and evaluates every claim
@@ -13,38 +16,26 @@ those cells can decide with the registry's own builders (:func:`onlinerank.claim
 :func:`mutation_rows` makes the table, one row per (mutation, claim): both verdicts, the failing
 cells and the worst statistic (the pipeline's ``tables/mutations.csv``, a section of claims.md).
 
-The mutations (:data:`MUTATIONS`):
-
-* ``eta-0.1`` -- OnlineRank uses a tenth of its configured learning rate (``resolve_eta`` of the
-  learner's module returns ``0.1 *`` its value), whatever the rate: the simulated cells and the
-  exact worst-case dynamic program alike.
-* ``quicksort-coin-reversed`` -- in QuickSort (Algorithm 2) x goes before the pivot p with
-  probability ``w_p / (w_x + w_p)`` instead of ``w_x / (w_x + w_p)``;
-* ``quicksort-coin-tempered-0.8`` -- the coin is ``w_x^0.8 / (w_x^0.8 + w_p^0.8)``.
-
-The coin mutations are the compiled Algorithm 2 run on the weights ``w^c`` (log-weights ``c a``,
-``c = -1`` or ``0.8``): every coin of that run is exactly the mutated coin ``w_x^c / (w_x^c + w_p^c)``
-of the original weights (``c = -1`` gives ``w_p / (w_x + w_p)``), and the pivots are uniform either
-way.  They replace the QuickSort entry points of :mod:`onlinerank._kernels.onlinerank` (``qs_rows``,
-``qs_rows_shared``, and ``play_items`` when it samples QuickSort, played round by round with the
-mutated sampler and the original kernel for the expected loss and the update), so the sampled
-Lemma 6.1 table, ``quicksort()`` and the simulator's realised losses all see the mutated coin,
-while Plackett-Luce and the exact expected losses (which use the weights only) are untouched: the
-kernels themselves are not changed, and the unmutated path is the same code as without this module.
+The mutations (:data:`MUTATIONS`): ``eta-0.1`` (:class:`~mutants.learners.TenthRate`),
+``quicksort-coin-reversed`` (:class:`~mutants.learners.ReversedCoin`) and
+``quicksort-coin-tempered-0.8`` (:class:`~mutants.learners.TemperedCoin`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from onlinerank.learners import LEARNERS
+from onlinerank.learners.onlinerank import OnlineRank
+
+from .learners import ReversedCoin, TemperedCoin, TenthRate
 
 if TYPE_CHECKING:
-    from .settings import Settings
+    from onlinerank.settings import Settings
 
 __all__ = [
     "Mutation",
@@ -62,135 +53,13 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Mutation:
-    """A named defect of the algorithm: ``patch()`` is a context manager applying it in-process;
+    """A named defect of the algorithm, played by ``learner`` (an OnlineRank with that defect);
     ``targets`` are the claims it is aimed at (documentation: the table reports every claim)."""
 
     name: str
     defect: str
     targets: tuple[str, ...]
-    patch: Callable[[], contextlib.AbstractContextManager]
-
-
-# ------------------------------------------------------------------------------------------------
-# the defects
-# ------------------------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def _swap(obj: Any, attr: str, new: Any) -> Iterator[None]:
-    """``obj.attr = new`` for the duration of the block; the original is put back on exit."""
-    old = getattr(obj, attr)
-    setattr(obj, attr, new)
-    try:
-        yield
-    finally:
-        setattr(obj, attr, old)
-
-
-def _eta_scaled(factor: float) -> Callable[[], contextlib.AbstractContextManager]:
-    """OnlineRank with ``factor`` times its configured rate (theory §2.1): the learner module's
-    ``resolve_eta`` (its only source of the rate) is wrapped."""
-
-    @contextlib.contextmanager
-    def patch() -> Iterator[None]:
-        from .learners import onlinerank as module
-
-        original = module.resolve_eta
-
-        def resolve_eta(eta: str | float, n: int, T: int, M: float, family: str = "", k: int = 1) -> float:
-            return factor * original(eta, n, T, M, family, k)
-
-        with _swap(module, "resolve_eta", resolve_eta):
-            yield
-
-    return patch
-
-
-def _quicksort_coin(c: float) -> Callable[[], contextlib.AbstractContextManager]:
-    """QuickSort (theory §2.2) whose coin is ``w_x^c / (w_x^c + w_p^c)``: the compiled Algorithm 2
-    on log-weights ``c * a`` (module docstring)."""
-
-    @contextlib.contextmanager
-    def patch() -> Iterator[None]:
-        from ._kernels import onlinerank as K
-        from .seeding import draw_seeds
-
-        qs_rows, qs_rows_shared, play_items = K.qs_rows, K.qs_rows_shared, K.play_items
-
-        def mutated_qs_rows(S, eta, w, wmode, seeds, out, lowbits):
-            # wmode 1: the kernel recomputes the weights from c * eta * S (not the cached ones)
-            return qs_rows(S, c * eta, w, np.ones_like(wmode), seeds, out, lowbits)
-
-        def mutated_qs_rows_shared(a, seeds, out, lowbits):
-            return qs_rows_shared(np.ascontiguousarray(c * a), seeds, out, lowbits)
-
-        def mutated_play_items(
-            S, eta, w, shift, wmode, hv, hc, hd, maxd, items, keys, t0, sampler, lowbits, exp_loss, loss
-        ):
-            if sampler != 1 or keys.shape[0] == 0:
-                return play_items(
-                    S,
-                    eta,
-                    w,
-                    shift,
-                    wmode,
-                    hv,
-                    hc,
-                    hd,
-                    maxd,
-                    items,
-                    keys,
-                    t0,
-                    sampler,
-                    lowbits,
-                    exp_loss,
-                    loss,
-                )
-            R, B, k = items.shape
-            n = S.shape[1]
-            comb = float(k * (k - 1) // 2)
-            order = np.empty((R, n), dtype=np.int64)
-            pos = np.empty((R, n), dtype=np.int64)
-            none = np.empty(0, dtype=np.uint64)
-            rows = np.arange(n)[None, :].repeat(R, axis=0)
-            ok = True
-            for b in range(B):
-                # the round's order from the state before its update, as the kernel draws it
-                ok &= bool(mutated_qs_rows(S, eta, w, wmode, draw_seeds(keys, t0 + b), order, lowbits))
-                np.put_along_axis(pos, order, rows, axis=1)
-                loss += np.take_along_axis(pos, items[:, b], axis=1).sum(axis=1).astype(np.float64) - comb
-                # expected loss and update of this round by the original kernel (no sampling)
-                it = np.ascontiguousarray(items[:, b : b + 1])
-                ok &= bool(
-                    play_items(
-                        S,
-                        eta,
-                        w,
-                        shift,
-                        wmode,
-                        hv,
-                        hc,
-                        hd,
-                        maxd,
-                        it,
-                        none,
-                        t0 + b,
-                        0,
-                        lowbits,
-                        exp_loss,
-                        loss,
-                    )
-                )
-            return ok
-
-        with (
-            _swap(K, "qs_rows", mutated_qs_rows),
-            _swap(K, "qs_rows_shared", mutated_qs_rows_shared),
-            _swap(K, "play_items", mutated_play_items),
-        ):
-            yield
-
-    return patch
+    learner: type[OnlineRank]
 
 
 MUTATIONS: dict[str, Mutation] = {
@@ -208,41 +77,37 @@ MUTATIONS: dict[str, Mutation] = {
                 "sec5.spearman",
                 "sec5.graded",
             ),
-            _eta_scaled(0.1),
+            TenthRate,
         ),
         Mutation(
             "quicksort-coin-reversed",
             "QuickSort's coin reversed: x before the pivot p with probability w_p/(w_x + w_p)",
             ("lemma6.1", "lemma6.1.samplers"),
-            _quicksort_coin(-1.0),
+            ReversedCoin,
         ),
         Mutation(
             "quicksort-coin-tempered-0.8",
             "QuickSort's coin tempered: x before the pivot p with probability w_x^0.8/(w_x^0.8 + w_p^0.8)",
             ("lemma6.1", "lemma6.1.samplers"),
-            _quicksort_coin(0.8),
+            TemperedCoin,
         ),
     )
 }
 
-_ACTIVE: list[str] = []
-
 
 @contextlib.contextmanager
 def mutated(name: str) -> Iterator[Mutation]:
-    """Apply mutation ``name`` (a defect of theory §2.1 or §2.2) for the duration of the block;
-    one at a time; the originals are restored on exit, also on an exception."""
+    """Play mutation ``name``'s broken learner (a defect of theory §2.1 or §2.2) wherever the
+    pipeline plays OnlineRank, for the duration of the block; one at a time; OnlineRank is put
+    back on exit, also on an exception."""
     if name not in MUTATIONS:
         raise ValueError(f"unknown mutation {name!r}; known: {', '.join(MUTATIONS)}")
-    if _ACTIVE:
-        raise RuntimeError(f"mutation {_ACTIVE[0]!r} is already applied; mutations do not nest")
+    if OnlineRank.name in LEARNERS.substitutions:
+        playing = LEARNERS[OnlineRank.name].__name__
+        raise RuntimeError(f"a mutation is already applied (OnlineRank is {playing}); mutations do not nest")
     m = MUTATIONS[name]
-    _ACTIVE.append(name)
-    try:
-        with m.patch():
-            yield m
-    finally:
-        _ACTIVE.pop()
+    with LEARNERS.substituted(OnlineRank.name, m.learner):
+        yield m
 
 
 # ------------------------------------------------------------------------------------------------
@@ -336,7 +201,7 @@ def small_config(config: Settings | Mapping) -> dict:
     """:data:`SMALL_CELLS` with the tier's ``seed`` and ``claims`` section (alpha, margins and
     tolerances: the verdicts use the tier's thresholds; theory §3.2, §2.4).  ``config``: the
     tier's settings or config (:func:`onlinerank.settings.as_settings`)."""
-    from .settings import _thawed, as_settings
+    from onlinerank.settings import _thawed, as_settings
 
     settings = as_settings(config)
     return {**SMALL_CELLS, "seed": settings.seed, "claims": _thawed(settings.config["claims"])}
@@ -347,10 +212,10 @@ def small_tables(config: Mapping) -> dict[str, list[dict]]:
     pipeline's own functions: every block of every cell (:func:`onlinerank.cells.run_block`,
     aggregated by :func:`onlinerank.tables.aggregate`), the exact worst cases and the sampled
     Lemma 6.1 check (theory §2.4, §3.4)."""
-    from .cells import cells_of, run_block
-    from .settings import as_settings
-    from .tables import aggregate, lemma61_rows
-    from .worst_case import worst_case_rows
+    from onlinerank.cells import cells_of, run_block
+    from onlinerank.settings import as_settings
+    from onlinerank.tables import aggregate, lemma61_rows
+    from onlinerank.worst_case import worst_case_rows
 
     settings = as_settings(config)
     tables: dict[str, list[dict]] = {}
@@ -369,8 +234,8 @@ def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
     """Ids of the tested claims whose tables are all among ``tables`` (and read at least one), in
     the order of claims.md: on the small cells, the claims of theory §2.4 (Lemma 6.1) and §3.2
     (Theorem 3.1 and its corollaries)."""
-    from .claims import REGISTRY
-    from .claims.report import _paper_order  # the order of claims.md
+    from onlinerank.claims import REGISTRY
+    from onlinerank.claims.report import _paper_order  # the order of claims.md
 
     return [
         c.id
@@ -382,15 +247,15 @@ def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
 def evaluate_claims(tables: Mapping[str, list[dict]], config: Mapping, ids: list[str]) -> dict[str, dict]:
     """The claims ``ids`` evaluated on ``tables`` by the report's own function (the same builders,
     verdict rule and alpha as ``claims.json``; statistics of theory §2.4, §3.2)."""
-    from .claims import REGISTRY
-    from .claims.report import evaluate
-    from .settings import as_settings
+    from onlinerank.claims import REGISTRY
+    from onlinerank.claims.report import evaluate
+    from onlinerank.settings import as_settings
 
     alpha = as_settings(config).claims.alpha
     return {cid: evaluate(REGISTRY[cid], tables, config, alpha) for cid in ids}
 
 
-def _worst(cells: list[dict]) -> dict:
+def _worst_value_cell(cells: list[dict]) -> dict:
     """The cell whose statistic lies furthest on the failing side of its threshold (or nearest to
     it): largest ``value - threshold`` for a claim ``<=``, ``threshold - value`` for ``>=``."""
 
@@ -437,7 +302,7 @@ def mutation_rows(runs: Mapping[str, Mapping[str, dict]]) -> list[dict]:
         m = MUTATIONS[name]
         for cid, b in base.items():
             g = got[cid]
-            w = _worst(g["cells"]) if g["cells"] else None
+            w = _worst_value_cell(g["cells"]) if g["cells"] else None
             wb = next((x for x in b["cells"] if w is not None and x["cell"] == w["cell"]), None)
             rows.append(
                 {
