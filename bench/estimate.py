@@ -1,37 +1,147 @@
-"""Estimate the simulation cost of a tier from measured costs per round (not guessed).
+"""Estimate a tier's cost from its config, by measuring (not guessing) what its jobs do.
 
-    .venv/bin/python -m bench.estimate config/stress.yaml [stage ...]
+    .venv/bin/python -m bench.estimate CONFIG [--plan] [--stage STAGE ...]
 
-For every (grid point, learner) of every stage: one block of replicates (the stage's block size)
-is simulated at a short horizon T' (doubled from 50 until the run takes > 0.3 s or T' reaches the
-cell's smallest T), and its cost per round c is taken as constant in T (work and memory per round
-do not depend on T: `make bench`).  Then
+The jobs are Snakemake's own: a dry run of the tier (``snakemake -n --forceall``) gives the
+number of jobs of every rule.  A job's seconds are its start-up plus its work, each measured here:
 
-    job   = sum over the group's cells of  c x T
-    stage = sum over groups of             job x (blocks of replicates)
+* start-up: a fresh interpreter doing what the job does before its work -- Snakemake's script
+  preamble, the script's imports, and for a simulate job the compiled kernels' first load, for a
+  figure job matplotlib's first PNG and PDF (median of three runs);
+* simulate: for every (experiment, adversary, learner, n, k) one block of replicates (the stage's
+  block size) is simulated at a short horizon T' (doubled from 50 until the run takes > 0.3 s or
+  T' reaches the cell's smallest T, at most 12800); its cost per round c is constant in T (work
+  and memory per round do not depend on T: ``make bench``), so a job costs the sum over its cells
+  of c x T and a stage the sum over its jobs;
+* table, table_piece and mutations: the job's own code, run once in a fresh interpreter (imports,
+  kernel loads and work: these jobs compute from the config alone);
+* aggregate: the closed-form cells it computes (theory §4.6), and claims: the claims decidable on
+  the config-only tables, each timed in this process, plus the start-up;
+* figure, manifest and bound_comparison_md: the start-up.
 
-It prints one line per stage (CPU hours, jobs, longest job) and the total.  One process, one core.
+It prints the job-seconds of every rule and stage, the longest job and the total.  ``--plan``
+prints the jobs only (no timing: seconds for any shipped config); ``--stage`` restricts the
+simulate estimate to some stages and skips everything else.  One process at a time, one core.
 """
 
 from __future__ import annotations
 
+import argparse
+import ast
+import json
+import os
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 import yaml
 
 from onlinerank.adversaries import make_adversary
-from onlinerank.cells import STAGES, Cell, cell_game, groups_of, spec_params
+from onlinerank.cells import STAGES, Cell, cell_game, cells_of, groups_of, spec_params
+from onlinerank.config import ConfigError, load_settings
 from onlinerank.game import Game
 from onlinerank.learners import make_learner
-from onlinerank.settings import load_settings
+from onlinerank.settings import Settings
 from onlinerank.simulate import simulate
 
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = ROOT / "workflow" / "scripts"
 
-def cost_per_round(config: dict, cell: Cell, reps: int) -> float:
+#: what Snakemake's preamble of a ``script:`` job imports before the script runs
+PREAMBLE = (
+    "import pickle\nfrom snakemake.logging import logger\nfrom snakemake.iocontainers import Snakemake\n"
+)
+#: the script of each rule; rule ``all`` runs nothing
+RULE_SCRIPT = {
+    "simulate": "simulate.py",
+    "aggregate": "aggregate.py",
+    "table": "table.py",
+    "table_piece": "table.py",
+    "mutations": "mutations.py",
+    "claims": "claims.py",
+    "figure": "figure.py",
+    "manifest": "manifest.py",
+    "bound_comparison_md": "bound_comparison_md.py",
+}
+#: what a job does first, beyond its imports: the kernels' load, matplotlib's first figure
+_WARM = {
+    "simulate": (
+        "import onlinerank as _o\n"
+        "_o.simulate(_o.OnlineRank(), _o.make_adversary('uniform'), _o.Game(n=5, T=3), 1)\n"
+    ),
+    "figure": (
+        "import tempfile, os, matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as _p\n"
+        "import onlinerank.figures.regret_vs_T\n"
+        "_f, _a = _p.subplots(); _a.plot([1, 2], [1, 2]); _d = tempfile.mkdtemp()\n"
+        "_f.savefig(os.path.join(_d, 'f.png')); _f.savefig(os.path.join(_d, 'f.pdf'))\n"
+    ),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# The jobs
+# --------------------------------------------------------------------------------------------
+
+
+def planned_jobs(config_path: str | os.PathLike) -> dict[str, int]:
+    """Rule -> number of jobs of a whole run of the tier (Snakemake's dry run with ``--forceall``,
+    its "Job stats" table)."""
+    p = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--configfile", str(config_path), "--forceall", "-n"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    text = p.stdout + p.stderr
+    if p.returncode != 0 or "Job stats:" not in text:
+        raise RuntimeError(f"snakemake dry run of {config_path} failed: {text.strip()[-2000:]}")
+    table = text[text.index("Job stats:") :].split("\n\n")[0].splitlines()[3:]
+    return {r.split()[0]: int(r.split()[1]) for r in table if r.split() and r.split()[0] != "total"}
+
+
+# --------------------------------------------------------------------------------------------
+# Start-up of a job
+# --------------------------------------------------------------------------------------------
+
+
+def script_imports(script: str) -> str:
+    """The top-level import statements of a workflow script, as code."""
+    tree = ast.parse((SCRIPTS / script).read_text())
+    return "\n".join(ast.unparse(node) for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom))
+
+
+def run_seconds(code: str, repeats: int = 1) -> float:
+    """Median wall seconds of ``python -c code`` in a fresh interpreter (``repeats`` runs)."""
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, capture_output=True, timeout=3600)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def startup_seconds(rule: str, repeats: int = 3) -> float:
+    """Seconds a job of ``rule`` spends before its work (module docstring)."""
+    if rule not in RULE_SCRIPT:
+        return 0.0
+    return run_seconds(PREAMBLE + script_imports(RULE_SCRIPT[rule]) + "\n" + _WARM.get(rule, ""), repeats)
+
+
+# --------------------------------------------------------------------------------------------
+# Work of the simulate jobs
+# --------------------------------------------------------------------------------------------
+
+
+def cost_per_round(settings: Settings, cell: Cell, reps: int) -> float:
     """Seconds per round of one block of ``reps`` replicates of ``cell`` (short horizon)."""
-    lspec, aspec = config["learners"][cell.learner], config["adversaries"][cell.adversary]
-    M = cell_game(config, cell).M
+    lspec, aspec = settings.learner(cell.learner), settings.adversary(cell.adversary)
+    M = cell_game(settings, cell).M
     T = 50
     while True:
         game = Game(n=cell.n, T=T, family=cell.family, k=cell.k, M=M)
@@ -48,52 +158,217 @@ def cost_per_round(config: dict, cell: Cell, reps: int) -> float:
         T *= 2
 
 
-def estimate(config: dict, stages: list[str] | None = None) -> dict[str, dict]:
-    out = {}
-    for stage in STAGES:
-        if not config.get(stage) or (stages and stage not in stages):
-            continue
-        jobs, total, longest = 0, 0.0, 0.0
-        per_experiment: dict[str, float] = {}
-        c_of: dict[tuple, float] = {}  # measured once per (experiment, adversary, learner, n, k)
-        for _group, cells in groups_of(config, stage).items():
-            job = 0.0
-            for cell in cells:
-                key = (cell.experiment, cell.adversary, cell.learner, cell.n, cell.k)
-                if key not in c_of:
-                    c_of[key] = cost_per_round(config, cell, min(cell.block_size, cell.replicates))
-                job += c_of[key] * cell.T
-            jobs += cells[0].blocks
-            total += job * cells[0].blocks
-            longest = max(longest, job)
-            name = cells[0].experiment
-            per_experiment[name] = per_experiment.get(name, 0.0) + job * cells[0].blocks
-        for name, sec in per_experiment.items():
-            print(f"  {stage}/{name:24s} {sec / 3600:8.2f} CPU-h", flush=True)
-        out[stage] = {"hours": total / 3600, "jobs": jobs, "longest_min": longest / 60}
-        print(
-            f"{stage:10s} {out[stage]['hours']:8.2f} CPU-h in {jobs:4d} jobs, "
-            f"longest {longest / 60:6.1f} min",
-            flush=True,
-        )
-    tot = sum(v["hours"] for v in out.values())
-    print(f"{'total':10s} {tot:8.2f} CPU-h in {sum(v['jobs'] for v in out.values())} jobs")
+def simulate_jobs(settings: Settings, stage: str) -> list[float]:
+    """Work seconds of every simulate job of ``stage`` (a group's block: the sum over its cells
+    of c x T), one entry per job."""
+    out: list[float] = []
+    c_of: dict[tuple, float] = {}  # measured once per (experiment, adversary, learner, n, k)
+    for cells in groups_of(settings, stage).values():
+        job = 0.0
+        for cell in cells:
+            key = (cell.experiment, cell.adversary, cell.learner, cell.n, cell.k)
+            if key not in c_of:
+                c_of[key] = cost_per_round(settings, cell, min(cell.block_size, cell.replicates))
+            job += c_of[key] * cell.T
+        out += [job] * cells[0].blocks
     return out
 
 
-def main(argv: list[str]) -> int:
-    path = argv[0] if argv else "config/stress.yaml"
-    with open(path) as f:
-        config = yaml.safe_load(f)
-    load_settings(config)  # validated, the schema's defaults filled in
-    unknown = sorted(set(argv[1:]) - set(STAGES))
-    if unknown:
-        raise SystemExit(
-            f"python -m bench.estimate: unknown stage {unknown[0]!r} (stages: {', '.join(STAGES)})"
-        )
-    estimate(config, argv[1:] or None)
+# --------------------------------------------------------------------------------------------
+# Work of the other jobs
+# --------------------------------------------------------------------------------------------
+
+
+def table_jobs(config_path: str | os.PathLike, settings: Settings, out_dir: Path) -> dict[str, float]:
+    """Seconds of every table and table-piece job (``table``, ``table:piece``), each its own code
+    in a fresh interpreter writing ``out_dir/<table>.csv`` (a pooled table: its pieces in order,
+    the pooling job a start-up)."""
+    from onlinerank.io import atomic_write_text, concat_csv
+    from onlinerank.table_schemas import BUILT_TABLES, TABLE_STAGE, table_pieces
+
+    present = {s for s in TABLE_STAGE.values() if s in settings.config}
+    out = {}
+    for name, schema in BUILT_TABLES.items():
+        if schema.stage not in present:
+            continue
+        pieces = table_pieces(name, settings)
+        jobs: list[str | None] = list(pieces) or [None]
+        for piece in jobs:
+            path = out_dir / (f"{name}.csv" if piece is None else f"{name}.{piece}.csv")
+            code = (
+                PREAMBLE + script_imports("table.py") + "\nimport yaml\n"
+                "from onlinerank.config import load_settings\n"
+                f"cfg = yaml.safe_load(open({str(config_path)!r})); load_settings(cfg)\n"
+                f"write_csv({str(path)!r}, make_table({name!r}, cfg, piece={piece!r}))\n"
+            )
+            out[name if piece is None else f"{name}:{piece}"] = run_seconds(code)
+        if pieces:
+            atomic_write_text(
+                out_dir / f"{name}.csv", concat_csv([out_dir / f"{name}.{p}.csv" for p in pieces])
+            )
+    return out
+
+
+def mutations_seconds(config_path: str | os.PathLike) -> float:
+    """Seconds of the mutations job: its code in a fresh interpreter."""
+    code = (
+        PREAMBLE + script_imports("mutations.py") + "\nimport yaml\n"
+        "from onlinerank.config import load_settings\n"
+        f"cfg = yaml.safe_load(open({str(config_path)!r})); load_settings(cfg)\n"
+        "mutation_rows(run_mutations(cfg))\n"
+    )
+    return run_seconds(code)
+
+
+def closed_form_seconds(settings: Settings, stage: str) -> float:
+    """Work of ``stage``'s aggregate job for its closed-form cells (theory §4.6)."""
+    from onlinerank.tables import closed_form_rows
+
+    t0 = time.perf_counter()
+    for cell in cells_of(settings, stage):
+        if cell.closed_form:
+            closed_form_rows(settings, cell)
+    return time.perf_counter() - t0
+
+
+def claims_seconds(settings: Settings, tables_dir: Path) -> float:
+    """Work of the claims job that the config alone decides: every claim whose tables are all
+    config-only tables (``tables_dir``), evaluated as the claims step does."""
+    from onlinerank.claims import REGISTRY
+    from onlinerank.claims.report import evaluate
+    from onlinerank.io import read_table
+
+    tables = {p.stem: read_table(p) for p in tables_dir.glob("*.csv") if "." not in p.stem}
+    t0 = time.perf_counter()
+    for c in REGISTRY.values():
+        if c.section != "not-tested" and c.reads and set(c.reads) <= set(tables):
+            evaluate(c, tables, settings.config, settings.claims.alpha)
+    return time.perf_counter() - t0
+
+
+# --------------------------------------------------------------------------------------------
+# The estimate
+# --------------------------------------------------------------------------------------------
+
+
+def load(config_path: str | os.PathLike) -> Settings:
+    """The tier's config, validated (the schema's defaults filled in); ``SystemExit`` with one line
+    naming the file and the error when it is not a valid config."""
+    try:
+        with open(config_path) as f:
+            config = yaml.safe_load(f)
+        return load_settings(config)
+    except (OSError, yaml.YAMLError, ConfigError) as e:
+        raise SystemExit(f"python -m bench.estimate: {config_path}: {e}") from None
+
+
+def plan(config_path: str | os.PathLike) -> dict[str, Any]:
+    """The jobs of a run of the tier, without timing: Snakemake's jobs per rule, and per stage the
+    simulate jobs and the closed-form cells (checked against each other)."""
+    settings = load(config_path)
+    jobs = planned_jobs(config_path)
+    stages = {}
+    for stage in STAGES:
+        if stage in settings.stages:
+            groups = groups_of(settings, stage)
+            stages[stage] = {
+                "simulate_jobs": sum(cells[0].blocks for cells in groups.values()),
+                "closed_form_cells": sum(c.closed_form for c in cells_of(settings, stage)),
+            }
+    simulated = sum(s["simulate_jobs"] for s in stages.values())
+    if jobs.get("simulate", 0) != simulated:
+        raise RuntimeError(f"Snakemake plans {jobs.get('simulate', 0)} simulate jobs, the cells {simulated}")
+    return {"jobs": jobs, "stages": stages}
+
+
+def estimate(config_path: str | os.PathLike, stages: list[str] | None = None) -> dict[str, Any]:
+    """Job-seconds of a whole run of the tier, by rule (module docstring): ``{"rules": {rule:
+    {"jobs", "seconds"}}, "stages": {stage: seconds of its simulate jobs}, "longest": seconds,
+    "total": seconds}``.  With ``stages``, the simulate jobs of those stages only."""
+    settings = load(config_path)
+    planned = plan(config_path)["jobs"]
+    start = {rule: startup_seconds(rule) for rule in planned if not stages or rule == "simulate"}
+    rules: dict[str, dict[str, float]] = {}
+    by_stage: dict[str, float] = {}
+    longest = 0.0
+    sims: list[float] = []
+    for stage in STAGES:
+        if stage in settings.stages and (not stages or stage in stages):
+            jobs = simulate_jobs(settings, stage)
+            by_stage[stage] = sum(jobs) + len(jobs) * start["simulate"]
+            sims += jobs
+    if sims:
+        rules["simulate"] = {"jobs": len(sims), "seconds": sum(sims) + len(sims) * start["simulate"]}
+        longest = max(sims) + start["simulate"]
+    if not stages:
+        with tempfile.TemporaryDirectory() as tmp:
+            tables = table_jobs(config_path, settings, Path(tmp))
+            pieces = {k: v for k, v in tables.items() if ":" in k}
+            whole = {k: v for k, v in tables.items() if ":" not in k}
+            pooled = planned.get("table", 0) - len(whole)
+            rules["table"] = {
+                "jobs": planned.get("table", 0),
+                "seconds": sum(whole.values()) + pooled * start["table"],
+            }
+            if pieces:
+                rules["table_piece"] = {"jobs": len(pieces), "seconds": sum(pieces.values())}
+            longest = max(longest, *tables.values())
+            claims = claims_seconds(settings, Path(tmp))
+        aggregate = sum(closed_form_seconds(settings, s) for s in settings.stages)
+        work: dict[str, float] = {
+            "aggregate": aggregate,
+            "claims": claims,
+            "mutations": mutations_seconds(config_path),
+        }
+        for rule, count in planned.items():
+            if rule in rules:
+                continue
+            if rule == "mutations":
+                seconds = work["mutations"]
+            else:
+                seconds = count * start.get(rule, 0.0) + work.get(rule, 0.0)
+            rules[rule] = {"jobs": count, "seconds": seconds}
+            longest = max(longest, seconds / max(count, 1))
+    return {
+        "rules": rules,
+        "stages": by_stage,
+        "longest": longest,
+        "total": sum(r["seconds"] for r in rules.values()),
+    }
+
+
+def _report(result: Mapping[str, Any]) -> None:
+    for stage, sec in result["stages"].items():
+        print(f"  simulate {stage:10s} {sec:10.1f} s = {sec / 3600:7.3f} CPU-h", flush=True)
+    for rule, r in result["rules"].items():
+        print(f"{rule:20s} {r['jobs']:5d} jobs {r['seconds']:10.1f} s")
+    total = result["total"]
+    print(
+        f"{'total':20s} {sum(r['jobs'] for r in result['rules'].values()):5d} jobs {total:10.1f} s "
+        f"= {total / 3600:.3f} CPU-h; longest job {result['longest']:.1f} s"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.estimate CONFIG [--plan] [--stage STAGE ...]`` (module docstring)."""
+    ap = argparse.ArgumentParser(prog="python -m bench.estimate", description=__doc__.split("\n")[0])
+    ap.add_argument("config", nargs="?", default="config/stress.yaml", help="the tier's config file")
+    ap.add_argument("--plan", action="store_true", help="the jobs only, no timing")
+    ap.add_argument("--stage", action="append", choices=STAGES, help="simulate estimate of these stages only")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    args = ap.parse_args(argv)
+    args.config = Path(args.config).resolve()
+    if args.plan:
+        result = plan(args.config)
+        print(json.dumps(result, indent=1) if args.json else result)
+        return 0
+    result = estimate(args.config, args.stage)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        _report(result)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())
