@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import ROOT, copy_repo, share_compiled_kernels, snakemake
 
 CONFIGS = sorted((ROOT / "config").glob("*.yaml"))
