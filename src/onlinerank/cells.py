@@ -12,6 +12,7 @@ simulated in, so the tables do not depend on the split either.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -150,34 +151,30 @@ def cells_of(config: Settings | Mapping, stage: str = "upper") -> list[Cell]:
     sec = settings.stages.get(stage)
     if sec is None:
         return []
-    closed: dict[tuple, bool] = {}
+    closed: dict[tuple, bool] = {}  # (adversary, family, n, k, T) -> has a closed form
     out = []
     for ex in sec.experiments:
-        for adv in ex.adversaries:
-            for lrn in ex.learners:
-                for n in ex.n:
-                    for k in ex.k:
-                        for T in ex.T:
-                            key = (adv, ex.family, n, k, T)
-                            if ex.closed_form and key not in closed:
-                                closed[key] = _closed_form(settings, *key)
-                            out.append(
-                                Cell(
-                                    stage,
-                                    ex.name,
-                                    adv,
-                                    lrn,
-                                    ex.family,
-                                    n,
-                                    k,
-                                    T,
-                                    ex.replicates,
-                                    sec.block_size,
-                                    ex.sample,
-                                    sec.split,
-                                    ex.closed_form and closed[key],
-                                )
-                            )
+        for adv, lrn, n, k, T in itertools.product(ex.adversaries, ex.learners, ex.n, ex.k, ex.T):
+            key = (adv, ex.family, n, k, T)
+            if ex.closed_form and key not in closed:
+                closed[key] = _closed_form(settings, *key)
+            out.append(
+                Cell(
+                    stage,
+                    ex.name,
+                    adv,
+                    lrn,
+                    ex.family,
+                    n,
+                    k,
+                    T,
+                    ex.replicates,
+                    sec.block_size,
+                    sample=ex.sample,
+                    split=sec.split,
+                    closed_form=ex.closed_form and closed[key],
+                )
+            )
     return out
 
 
