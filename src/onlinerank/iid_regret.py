@@ -20,6 +20,7 @@ finite Fejér sum :func:`abs_sum_mean`, exact up to rounding.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from fractions import Fraction
@@ -97,12 +98,19 @@ def abs_sum_mean(law: Mapping[int, Fraction | int | float], T: int) -> float:
     else the Fejér sum (module docstring), ``O(T max|X| |support|)``."""
     if isinstance(T, bool) or not isinstance(T, int | np.integer) or T < 0:
         raise ValueError(f"T must be an integer >= 0, got {T!r}")
-    exact = check_law(law)
+    return _abs_sum_mean(tuple(sorted(check_law(law).items())), int(T))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _abs_sum_mean(law: tuple[tuple[int, Fraction], ...], T: int) -> float:
+    """:func:`abs_sum_mean` of a checked law given as sorted items (every learner of a cell, and
+    every cell of a grid point, asks for the same values)."""
+    exact = dict(law)
     if T == 0:
         return 0.0
     if _is_lazy_walk(exact):
-        return lazy_walk_abs_mean(int(T), 2 * exact.get(1, Fraction(0)))
-    return _fejer_abs_mean(exact, int(T))
+        return lazy_walk_abs_mean(T, 2 * exact.get(1, Fraction(0)))
+    return _fejer_abs_mean(exact, T)
 
 
 def expected_regret(n: int, law: Mapping[int, Fraction | int | float], T: int) -> float:
