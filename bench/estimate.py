@@ -6,8 +6,8 @@ The jobs are Snakemake's own: a dry run of the tier (``snakemake -n --forceall``
 number of jobs of every rule.  A job's seconds are its start-up plus its work, each measured here:
 
 * start-up: a fresh interpreter doing what the job does before its work -- Snakemake's script
-  preamble, the script's imports, and for a simulate job the compiled kernels' first load, for a
-  figure job matplotlib's first PNG and PDF (median of three runs);
+  preamble, the script's imports, and for a figure job matplotlib's first PNG and PDF (median of
+  three runs); for a simulate job, its cheapest job run whole minus its rounds;
 * simulate: for every (experiment, adversary, learner, n, k) one block of replicates (the stage's
   block size) is simulated at a short horizon T' (doubled from 50 until the run takes > 0.3 s or
   T' reaches the cell's smallest T, at most 12800); its cost per round c is constant in T (work
@@ -17,7 +17,10 @@ number of jobs of every rule.  A job's seconds are its start-up plus its work, e
   kernel loads and work: these jobs compute from the config alone);
 * aggregate: the closed-form cells it computes (theory §4.6), and claims: the claims decidable on
   the config-only tables, each timed in this process, plus the start-up;
-* figure, manifest and bound_comparison_md: the start-up.
+* figure: the figures that read only config-only tables drawn by the figure script's code in a
+  fresh interpreter; each other figure (it reads simulation tables or the claims) as their mean;
+* manifest and bound_comparison_md: the start-up;
+* and to every job, Snakemake's own share: a run of no-op script jobs on one core, per job.
 
 It prints the job-seconds of every rule and stage, the longest job and the total.  ``--plan``
 prints the jobs only (no timing: seconds for any shipped config); ``--stage`` restricts the
@@ -68,12 +71,8 @@ RULE_SCRIPT = {
     "manifest": "manifest.py",
     "bound_comparison_md": "bound_comparison_md.py",
 }
-#: what a job does first, beyond its imports: the kernels' load, matplotlib's first figure
+#: what a job does first, beyond its imports: matplotlib's first figure
 _WARM = {
-    "simulate": (
-        "import onlinerank as _o\n"
-        "_o.simulate(_o.OnlineRank(), _o.make_adversary('uniform'), _o.Game(n=5, T=3), 1)\n"
-    ),
     "figure": (
         "import tempfile, os, matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as _p\n"
         "import onlinerank.figures.regret_vs_T\n"
@@ -126,8 +125,35 @@ def run_seconds(code: str, repeats: int = 1) -> float:
     return statistics.median(times)
 
 
+_NOOP_SNAKEFILE = """
+rule all:
+    input: expand("out/{i}.txt", i=range(JOBS))
+
+rule one:
+    output: "out/{i}.txt"
+    script: "noop.py"
+"""
+
+
+def snakemake_job_seconds(jobs: int = 6) -> float:
+    """Seconds one job of a ``script:`` rule costs in a local Snakemake run beyond what its script
+    does: the run of ``jobs`` no-op script jobs on one core (a scratch workflow) minus the same
+    run with nothing to do, per job, minus the no-op script's own interpreter and preamble."""
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "Snakefile").write_text(_NOOP_SNAKEFILE.replace("JOBS", str(jobs)))
+        (Path(tmp) / "noop.py").write_text("open(snakemake.output[0], 'w').close()\n")
+        cmd = [sys.executable, "-m", "snakemake", "--cores", "1", "--quiet", "all"]
+        times = []
+        for _ in range(2):  # the run, then the run with nothing to do
+            t0 = time.perf_counter()
+            subprocess.run(cmd, cwd=tmp, check=True, capture_output=True, timeout=600)
+            times.append(time.perf_counter() - t0)
+    return max(0.0, (times[0] - times[1]) / jobs - run_seconds(PREAMBLE, 3))
+
+
 def startup_seconds(rule: str, repeats: int = 3) -> float:
-    """Seconds a job of ``rule`` spends before its work (module docstring)."""
+    """Seconds a job of ``rule`` spends before its work in its own interpreter (module
+    docstring), without Snakemake's share (:func:`snakemake_job_seconds`)."""
     if rule not in RULE_SCRIPT:
         return 0.0
     return run_seconds(PREAMBLE + script_imports(RULE_SCRIPT[rule]) + "\n" + _WARM.get(rule, ""), repeats)
@@ -158,20 +184,35 @@ def cost_per_round(settings: Settings, cell: Cell, reps: int) -> float:
         T *= 2
 
 
-def simulate_jobs(settings: Settings, stage: str) -> list[float]:
+def simulate_jobs(settings: Settings, stage: str) -> dict[str, list[float]]:
     """Work seconds of every simulate job of ``stage`` (a group's block: the sum over its cells
-    of c x T), one entry per job."""
-    out: list[float] = []
+    of c x T), by job directory (one entry per block)."""
+    out: dict[str, list[float]] = {}
     c_of: dict[tuple, float] = {}  # measured once per (experiment, adversary, learner, n, k)
-    for cells in groups_of(settings, stage).values():
+    for group, cells in groups_of(settings, stage).items():
         job = 0.0
         for cell in cells:
             key = (cell.experiment, cell.adversary, cell.learner, cell.n, cell.k)
             if key not in c_of:
                 c_of[key] = cost_per_round(settings, cell, min(cell.block_size, cell.replicates))
             job += c_of[key] * cell.T
-        out += [job] * cells[0].blocks
+        out[group] = [job] * cells[0].blocks
     return out
+
+
+def simulate_startup(config_path: str | os.PathLike, group: str, work: float) -> float:
+    """A simulate job's seconds beyond its rounds: the job's code (settings, its cells, the
+    kernels' load, the simulation, the block file) run for block 0 of ``group`` in a fresh
+    interpreter, minus the estimated ``work`` of its rounds (the cheapest job is chosen, so the
+    difference is mostly the fixed cost)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        code = (
+            PREAMBLE + script_imports("simulate.py") + "\nimport yaml\n"
+            "from onlinerank.config import load_settings\n"
+            f"cfg = yaml.safe_load(open({str(config_path)!r})); load_settings(cfg)\n"
+            f"save_results(run_group_block(as_settings(cfg), {group!r}, 0), {str(Path(tmp) / 'b0.npz')!r})\n"
+        )
+        return max(0.0, run_seconds(code, 3) - work)
 
 
 # --------------------------------------------------------------------------------------------
@@ -218,6 +259,34 @@ def mutations_seconds(config_path: str | os.PathLike) -> float:
         "mutation_rows(run_mutations(cfg))\n"
     )
     return run_seconds(code)
+
+
+def figure_jobs(config_path: str | os.PathLike, settings: Settings, tables_dir: Path) -> dict[str, float]:
+    """Seconds of every figure job whose tables are all config-only tables (``tables_dir``): the
+    figure script's code in a fresh interpreter (read the tables, draw, stamp, save PNG and PDF);
+    the figures that read simulation tables or the claims are not drawn (absent here)."""
+    from onlinerank.figures import FIGURES
+
+    out = {}
+    have = {p.stem for p in tables_dir.glob("*.csv") if "." not in p.stem}
+    for name, spec in FIGURES.items():
+        if not set(spec.tables) <= have:
+            continue
+        paths = {t: str(tables_dir / f"{t}.csv") for t in spec.tables}
+        code = (
+            PREAMBLE + script_imports("figure.py") + "\nimport yaml\n"
+            "from onlinerank.config import load_settings\n"
+            "from onlinerank.plotting import save_figure, stamp\n"
+            f"cfg = yaml.safe_load(open({str(config_path)!r})); load_settings(cfg)\n"
+            f"tables = {{t: read_figure_table(p) for t, p in {paths!r}.items()}}\n"
+            f"fig = draw({name!r}, tables, cfg)\n"
+            "with style():\n"
+            "    stamp(fig, config_digest(cfg), git_commit())\n"
+            f"    save_figure(fig, {str(tables_dir / f'{name}.png')!r},"
+            f" {str(tables_dir / f'{name}.pdf')!r})\n"
+        )
+        out[name] = run_seconds(code)
+    return out
 
 
 def closed_form_seconds(settings: Settings, stage: str) -> float:
@@ -287,14 +356,23 @@ def estimate(config_path: str | os.PathLike, stages: list[str] | None = None) ->
     "total": seconds}``.  With ``stages``, the simulate jobs of those stages only."""
     settings = load(config_path)
     planned = plan(config_path)["jobs"]
-    start = {rule: startup_seconds(rule) for rule in planned if not stages or rule == "simulate"}
+    per_job = snakemake_job_seconds()
+    start = {rule: per_job + startup_seconds(rule) for rule in planned if not stages and rule != "simulate"}
+    start["all"] = 0.0  # rule all runs nothing
     rules: dict[str, dict[str, float]] = {}
     by_stage: dict[str, float] = {}
     longest = 0.0
     sims: list[float] = []
+    groups: dict[str, list[float]] = {}
     for stage in STAGES:
         if stage in settings.stages and (not stages or stage in stages):
-            jobs = simulate_jobs(settings, stage)
+            groups.update(simulate_jobs(settings, stage))
+    if groups:  # the fixed cost of a simulate job, from its cheapest job run whole
+        cheapest = min(groups, key=lambda g: groups[g][0])
+        start["simulate"] = per_job + simulate_startup(config_path, cheapest, groups[cheapest][0])
+    for stage in STAGES:
+        jobs = [w for g, ws in groups.items() if g.split("/", 1)[0] == stage for w in ws]
+        if jobs:
             by_stage[stage] = sum(jobs) + len(jobs) * start["simulate"]
             sims += jobs
     if sims:
@@ -308,12 +386,24 @@ def estimate(config_path: str | os.PathLike, stages: list[str] | None = None) ->
             pooled = planned.get("table", 0) - len(whole)
             rules["table"] = {
                 "jobs": planned.get("table", 0),
-                "seconds": sum(whole.values()) + pooled * start["table"],
+                "seconds": sum(whole.values()) + len(whole) * per_job + pooled * start["table"],
             }
             if pieces:
-                rules["table_piece"] = {"jobs": len(pieces), "seconds": sum(pieces.values())}
+                rules["table_piece"] = {
+                    "jobs": len(pieces),
+                    "seconds": sum(pieces.values()) + len(pieces) * per_job,
+                }
             longest = max(longest, *tables.values())
             claims = claims_seconds(settings, Path(tmp))
+            drawn = figure_jobs(config_path, settings, Path(tmp))
+        if drawn and planned.get("figure"):  # the others as the mean of those drawn
+            mean = sum(drawn.values()) / len(drawn)
+            rules["figure"] = {
+                "jobs": planned["figure"],
+                "seconds": sum(drawn.values())
+                + (planned["figure"] - len(drawn)) * mean
+                + planned["figure"] * per_job,
+            }
         aggregate = sum(closed_form_seconds(settings, s) for s in settings.stages)
         work: dict[str, float] = {
             "aggregate": aggregate,
@@ -324,7 +414,7 @@ def estimate(config_path: str | os.PathLike, stages: list[str] | None = None) ->
             if rule in rules:
                 continue
             if rule == "mutations":
-                seconds = work["mutations"]
+                seconds = work["mutations"] + per_job
             else:
                 seconds = count * start.get(rule, 0.0) + work.get(rule, 0.0)
             rules[rule] = {"jobs": count, "seconds": seconds}

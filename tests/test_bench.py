@@ -119,7 +119,7 @@ def test_the_estimate_predicts_the_smoke_tiers_job_seconds(tmp_path):
     (log,) = (repo / ".snakemake" / "log").glob("*.snakemake.log")
     measured = log_job_seconds(log)
     total = sum(measured.values())
-    report = {
+    report = {  # rule: (predicted, measured) job-seconds
         rule: (round(r["seconds"], 1), round(measured.get(rule, 0.0), 1))
         for rule, r in predicted["rules"].items()
     }
