@@ -22,7 +22,9 @@ number of jobs of every rule.  A job's seconds are its start-up plus its work, e
 * manifest and bound_comparison_md: the start-up;
 * and to every job, Snakemake's own share: a run of no-op script jobs on one core, per job.
 
-It prints the job-seconds of every rule and stage, the longest job and the total.  ``--plan``
+It prints the job-seconds of every rule and stage, the longest job and the total; ``--cpu``
+measures CPU seconds instead of wall-clock seconds (a job's seconds on an idle core, which other
+processes' load does not move: how the tests compare it with a run).  ``--plan``
 prints the jobs only (no timing: seconds for any shipped config); ``--stage`` restricts the
 simulate estimate to some stages and skips everything else.  One process at a time, one core.
 """
@@ -33,6 +35,7 @@ import argparse
 import ast
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -115,14 +118,33 @@ def script_imports(script: str) -> str:
     return "\n".join(ast.unparse(node) for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom))
 
 
+#: measure CPU seconds instead of wall-clock seconds (``--cpu``): what a job costs on an idle core,
+#: which the load of other processes does not move
+CPU = {"on": False}
+
+
+def clock() -> float:
+    """This process's clock: wall-clock seconds, or its CPU seconds with ``--cpu``."""
+    return time.process_time() if CPU["on"] else time.perf_counter()
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed_run(cmd: list[str], **kwargs: Any) -> float:
+    """Seconds of the subprocess ``cmd`` (wall clock, or its CPU seconds with ``--cpu``)."""
+    t0, c0 = time.perf_counter(), _children_cpu()
+    subprocess.run(cmd, check=True, capture_output=True, **kwargs)
+    return _children_cpu() - c0 if CPU["on"] else time.perf_counter() - t0
+
+
 def run_seconds(code: str, repeats: int = 1) -> float:
-    """Median wall seconds of ``python -c code`` in a fresh interpreter (``repeats`` runs)."""
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, capture_output=True, timeout=3600)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    """Median seconds of ``python -c code`` in a fresh interpreter (``repeats`` runs)."""
+    return statistics.median(
+        timed_run([sys.executable, "-c", code], cwd=ROOT, timeout=3600) for _ in range(repeats)
+    )
 
 
 _NOOP_SNAKEFILE = """
@@ -143,11 +165,7 @@ def snakemake_job_seconds(jobs: int = 6) -> float:
         (Path(tmp) / "Snakefile").write_text(_NOOP_SNAKEFILE.replace("JOBS", str(jobs)))
         (Path(tmp) / "noop.py").write_text("open(snakemake.output[0], 'w').close()\n")
         cmd = [sys.executable, "-m", "snakemake", "--cores", "1", "--quiet", "all"]
-        times = []
-        for _ in range(2):  # the run, then the run with nothing to do
-            t0 = time.perf_counter()
-            subprocess.run(cmd, cwd=tmp, check=True, capture_output=True, timeout=600)
-            times.append(time.perf_counter() - t0)
+        times = [timed_run(cmd, cwd=tmp, timeout=600) for _ in range(2)]  # then nothing to do
     return max(0.0, (times[0] - times[1]) / jobs - run_seconds(PREAMBLE, 3))
 
 
@@ -175,9 +193,9 @@ def cost_per_round(settings: Settings, cell: Cell, reps: int) -> float:
         for seed in (0, 1):  # the first run also loads the compiled kernels
             learner = make_learner(lspec["name"], **spec_params(lspec))
             adversary = make_adversary(aspec["name"], **spec_params(aspec))
-            t0 = time.perf_counter()
+            t0 = clock()
             simulate(learner, adversary, game, reps, seed=seed, cell=("estimate",), K=4, sample=cell.sample)
-            times.append(time.perf_counter() - t0)
+            times.append(clock() - t0)
         dt = times[-1]  # the second run: kernels loaded
         if dt > 0.3 or T >= min(cell.T, 12800):
             return dt / T
@@ -293,11 +311,11 @@ def closed_form_seconds(settings: Settings, stage: str) -> float:
     """Work of ``stage``'s aggregate job for its closed-form cells (theory §4.6)."""
     from onlinerank.tables import closed_form_rows
 
-    t0 = time.perf_counter()
+    t0 = clock()
     for cell in cells_of(settings, stage):
         if cell.closed_form:
             closed_form_rows(settings, cell)
-    return time.perf_counter() - t0
+    return clock() - t0
 
 
 def claims_seconds(settings: Settings, tables_dir: Path) -> float:
@@ -308,11 +326,11 @@ def claims_seconds(settings: Settings, tables_dir: Path) -> float:
     from onlinerank.io import read_table
 
     tables = {p.stem: read_table(p) for p in tables_dir.glob("*.csv") if "." not in p.stem}
-    t0 = time.perf_counter()
+    t0 = clock()
     for c in REGISTRY.values():
         if c.section != "not-tested" and c.reads and set(c.reads) <= set(tables):
             evaluate(c, tables, settings.config, settings.claims.alpha)
-    return time.perf_counter() - t0
+    return clock() - t0
 
 
 # --------------------------------------------------------------------------------------------
@@ -446,7 +464,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plan", action="store_true", help="the jobs only, no timing")
     ap.add_argument("--stage", action="append", choices=STAGES, help="simulate estimate of these stages only")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    ap.add_argument("--cpu", action="store_true", help="CPU seconds (what a job costs on an idle core)")
     args = ap.parse_args(argv)
+    CPU["on"] = args.cpu
     args.config = Path(args.config).resolve()
     if args.plan:
         result = plan(args.config)
