@@ -138,4 +138,5 @@ def test_the_estimate_predicts_the_smoke_tiers_job_seconds(tmp_path):
         rule: (round(r["seconds"], 1), round(wall.get(rule, 0.0), 1))
         for rule, r in predicted["rules"].items()
     }
+    print(f"[bench] smoke tier: estimate {predicted['total']:.1f} CPU-s, run {measured:.1f} CPU-s; {report}")
     assert abs(predicted["total"] / measured - 1) <= 0.25, (predicted["total"], measured, report)
