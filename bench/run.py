@@ -42,9 +42,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from onlinerank import Game, OnlineRank, make_adversary, simulate
+from onlinerank import Game, OnlineRank, make_adversary
 from onlinerank.logweights import LogWeights
 from onlinerank.samplers import plackett_luce, plackett_luce_rows, quicksort, quicksort_rows
+from onlinerank.simulate import simulate
 
 R = 64
 
@@ -105,8 +106,23 @@ def _state(n: int, rng: np.random.Generator) -> LogWeights:
     return lw
 
 
+def _sampler_calls(
+    lw: LogWeights, seeds: _Seeds, X: np.ndarray, a: np.ndarray, a0: np.ndarray
+) -> dict[str, Callable[[], object]]:
+    """The floor and the sampler calls timed against it at one size."""
+    return {
+        "floor": lambda: np.argsort(X, axis=1),
+        "pl": lambda: lw.sample("plackett-luce", seeds()),
+        "qs": lambda: lw.sample("quicksort", seeds()),
+        "pl_rows": lambda: plackett_luce_rows(a, seeds()),
+        "qs_rows": lambda: quicksort_rows(a, seeds()),
+        "pl_pub": lambda: plackett_luce(a0, seeds.rng, size=R),
+        "qs_pub": lambda: quicksort(a0, seeds.rng, size=R),
+    }
+
+
 def bench_sizes(sizes: list[int], repeats: int, rng: np.random.Generator) -> list[tuple]:
-    rows = []
+    rows: list[tuple] = []
     for n in sizes:
         lw = _state(n, rng)
         seeds = _Seeds(rng)
@@ -127,17 +143,7 @@ def bench_sizes(sizes: list[int], repeats: int, rng: np.random.Generator) -> lis
             lw.sample("plackett-luce", seeds())
             lw.add_items(items)
 
-        fns = {
-            "floor": lambda X=X: np.argsort(X, axis=1),
-            "pl": lambda lw=lw, seeds=seeds: lw.sample("plackett-luce", seeds()),
-            "qs": lambda lw=lw, seeds=seeds: lw.sample("quicksort", seeds()),
-            "pl_rows": lambda a=a, seeds=seeds: plackett_luce_rows(a, seeds()),
-            "qs_rows": lambda a=a, seeds=seeds: quicksort_rows(a, seeds()),
-            "pl_pub": lambda a0=a0, g=seeds.rng: plackett_luce(a0, g, size=R),
-            "qs_pub": lambda a0=a0, g=seeds.rng: quicksort(a0, g, size=R),
-            "loss": loss_round,
-            "round": sim_round,
-        }
+        fns = {**_sampler_calls(lw, seeds, X, a, a0), "loss": loss_round, "round": sim_round}
         ts = _interleaved(fns, repeats)
         med = {k: float(np.median(v)) for k, v in ts.items()}
         mn = {k: float(np.min(v)) for k, v in ts.items()}
@@ -208,11 +214,14 @@ def _floor_seconds(f: Callable[[], object], budget: float) -> float:
     return (time.perf_counter() - t0) / m
 
 
-def bench_simulate(sizes: list[int], repeats: int, rng: np.random.Generator) -> list[tuple]:
-    """simulate per round against its floor, each run paired with floor calls right before it."""
-    rows = []
+def bench_simulate(
+    sizes: list[int], repeats: int, rng: np.random.Generator, horizon: int | None = None
+) -> list[tuple]:
+    """simulate per round against its floor, each run paired with floor calls right before it
+    (``horizon``: the rounds of a timed run; default 50000 at n <= 100, else 5000)."""
+    rows: list[tuple] = []
     for n in sizes:
-        T = 50_000 if n <= 100 else 5_000
+        T = horizon or (50_000 if n <= 100 else 5_000)
         X = rng.random((ENGINE_REPS, n))
         floors = {
             False: ("np.exp((R, n))", lambda X=X: np.exp(X), 1.0),
@@ -562,7 +571,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--worst-case-confirm", action="store_true", help="also run every predicted DP reach (~30 min)"
     )
+    ap.add_argument(
+        "--tiny",
+        action="store_true",
+        help="every section at toy sizes, one repeat (seconds: checks that it runs, measures nothing)",
+    )
     args = ap.parse_args(argv)
+    if args.tiny:
+        return tiny()
     repeats = 7 if args.quick else 21
     rng = np.random.default_rng(20240611)
     print(
@@ -598,6 +614,23 @@ def main(argv: list[str] | None = None) -> int:
         from bench.worst_case import bench_worst_case
 
         bench_worst_case(args.worst_case_confirm)
+    return 0
+
+
+def tiny() -> int:
+    """Every section of the benchmark at toy sizes (``--tiny``): the tests run it to check that
+    each entry point works; the numbers mean nothing."""
+    from bench.worst_case import bench_worst_case
+
+    rng = np.random.default_rng(1)
+    rows = bench_sizes([64], 2, rng)
+    rows += bench_simulate([32], 1, rng, horizon=200)
+    rows += bench_dense(32, 2, rng)
+    rows += bench_permelearn(8)
+    for n, what, t, ratio, _rmin, _target, _ok in rows:
+        print(f"{n:>6}  {what:<46} {_fmt_t(t):>13} {ratio:>6.2f}x")
+    startup()
+    bench_worst_case(tiny=True)
     return 0
 
 

@@ -54,10 +54,10 @@ def _largest_T(n: int, labelled: bool, limit: float) -> int:
     return lo
 
 
-def targets() -> None:
+def targets(points: tuple[tuple[int, int], ...] = ((6, 100), (8, 30))) -> None:
     print("exact worst-case DP, OnlineRank (Plackett-Luce or QuickSort: same DP), single choice, eta_p:")
     exact_worst_regret(3, 5)  # compile / load the numba caches outside the timings
-    for n, T in ((6, 100), (8, 30)):
+    for n, T in points:
         dt, states, value = _timed(n, T, "onlinerank")
         verdict = "PASS" if dt <= BUDGET else "MISS"
         print(
@@ -66,7 +66,9 @@ def targets() -> None:
         )
 
 
-def _calibrate(n: int, learner: str, labelled: bool) -> tuple[int, float, float]:
+def _calibrate(
+    n: int, learner: str, labelled: bool, seconds: float = _CAL_SECONDS
+) -> tuple[int, float, float]:
     """A run of about ``_CAL_SECONDS``: grow the calibration instance from 2e3 states by factors
     of 8 until a run takes 0.2 s, then size the last one to the target; ``(T, seconds, s/state)``."""
     target = 2e3
@@ -74,30 +76,34 @@ def _calibrate(n: int, learner: str, labelled: bool) -> tuple[int, float, float]
         Tc = _largest_T(n, labelled, target)
         dt, states, _ = _timed(n, Tc, learner)
         per = dt / states
-        if dt >= 0.2 or target >= _CAL_STATES:
+        if dt >= min(0.2, seconds) or target >= _CAL_STATES:
             break
         target = min(_CAL_STATES, 8 * target)
-    if dt < 0.5 * _CAL_SECONDS:
-        Tc = _largest_T(n, labelled, _CAL_SECONDS / per)
+    if dt < 0.5 * seconds:
+        Tc = _largest_T(n, labelled, seconds / per)
         dt, states, _ = _timed(n, Tc, learner)
         per = dt / states
     return Tc, dt, per
 
 
-def reach(confirm: bool = False) -> None:
+def reach(
+    confirm: bool = False,
+    learners: dict[str, tuple[int, ...]] = REACH_N,
+    budget: float = BUDGET,
+    calibration: float = _CAL_SECONDS,
+) -> None:
     print(
-        f"largest T solved in {BUDGET:.0f} s per learner and n (single choice, default rates); 'T (cap)' "
+        f"largest T solved in {budget:.0f} s per learner and n (single choice, default rates); 'T (cap)' "
         f"is the largest T under the default memory cap max_states = {MAX_STATES:.0e}:"
     )
-    head = (
-        f"  {'learner':<11} {'n':>3}  {'calibration run':<30} {'T in 60 s':>9} {'states':>9} {'T (cap)':>8}"
-    )
-    print(head + ("  measured at 'T in 60 s'" if confirm else ""))
-    for learner, ns in REACH_N.items():
+    in_budget = f"T in {budget:.0f} s"
+    head = f"  {'learner':<11} {'n':>3}  {'calibration run':<30} {in_budget:>9} {'states':>9} {'T (cap)':>8}"
+    print(head + (f"  measured at '{in_budget}'" if confirm else ""))
+    for learner, ns in learners.items():
         labelled = learner == "ftl"
         for n in ns:
-            Tc, dt, per = _calibrate(n, learner, labelled)
-            T60 = _largest_T(n, labelled, BUDGET / per)
+            Tc, dt, per = _calibrate(n, learner, labelled, calibration)
+            T60 = _largest_T(n, labelled, budget / per)
             T_cap = _largest_T(n, labelled, MAX_STATES)
             est = estimate_states(n, T60, labelled=labelled)
             line = (
@@ -108,11 +114,17 @@ def reach(confirm: bool = False) -> None:
                 t0 = time.perf_counter()
                 exact_worst_regret(n, T60, learner=learner, return_argmax=False, max_states=est + 1)
                 m = time.perf_counter() - t0
-                line += f"  {m:6.1f} s {'PASS' if m <= BUDGET else 'MISS'}"
+                line += f"  {m:6.1f} s {'PASS' if m <= budget else 'MISS'}"
             print(line, flush=True)
 
 
-def bench_worst_case(confirm: bool = False) -> None:
+def bench_worst_case(confirm: bool = False, tiny: bool = False) -> None:
+    """The targets and the reach table (``tiny``: one small target and one learner at n = 3 with a
+    one-second budget, to check that it runs)."""
     print("-- exact worst-case DP --")
+    if tiny:
+        targets(((3, 20),))
+        reach(confirm, {"onlinerank": (3,)}, budget=1.0, calibration=0.2)
+        return
     targets()
     reach(confirm)

@@ -37,6 +37,7 @@ def config(block_size=2, replicates=5):
                     "k": [1, 2],
                     "T": [5, 9],
                     "replicates": replicates,
+                    "closed_form": False,  # simulated: the jobs and blocks are under test here
                 },
                 {
                     "name": "e2",
@@ -139,3 +140,17 @@ def test_run_group_block_runs_every_learner_and_horizon():
         assert res.t[-1] == T and res.meta["learner_label"] == lab
     # every learner of the cell sees the same feedback: the same hindsight optimum
     np.testing.assert_array_equal(out["u|pl|n4|k1|T9"].best, out["u|ftl|n4|k1|T9"].best)
+
+
+def test_closed_form_cells_have_no_job_and_only_they():
+    """The uniform adversary's cells have a closed form (theory §4.6): computed, so in no job
+    directory; ``closed_form: false`` simulates them; an adversary without one is simulated."""
+    cfg = config()
+    del cfg["upper"]["experiments"][0]["closed_form"]  # the default: computed where possible
+    cells = cells_of(cfg, "upper")
+    assert [c.closed_form for c in cells] == [True] * 16 + [False]  # e2 (graded) has no closed form
+    groups = groups_of(cfg, "upper")
+    assert list(groups) == ["upper/e2/adversary-g/n-3/k-1"]
+    with pytest.raises(KeyError, match="no cells"):
+        find_group(cfg, "upper/e1/adversary-u/n-6/k-2")
+    assert not any(c.closed_form for c in cells_of(config(), "upper"))  # closed_form: false

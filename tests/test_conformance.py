@@ -22,6 +22,7 @@ import onlinerank.learners as learners_pkg
 from onlinerank import ADVERSARIES, LEARNERS, Adversary, Game, Learner
 from onlinerank.adversaries.base import ROLES
 from onlinerank.feedback import Feedback, k_choice
+from onlinerank.iid_regret import check_law
 from onlinerank.samplers import expit
 from onlinerank.seeding import replicate_streams
 
@@ -145,7 +146,15 @@ LEARNER_HOOKS = (
     "timing_counters",
     "memory_bytes",
 )
-ADVERSARY_HOOKS = ("example", "check", "M", "checkpoint_metrics", "feedback_block", "memory_bytes")
+ADVERSARY_HOOKS = (
+    "example",
+    "check",
+    "M",
+    "checkpoint_metrics",
+    "feedback_block",
+    "memory_bytes",
+    "pair_difference_law",
+)
 
 
 def dense_expected_loss(P, s):
@@ -240,6 +249,40 @@ def test_adversary_hooks_follow_the_contract(name):
         for val in metrics.values():
             assert np.shape(val) == (2,) and np.all(np.isfinite(val))
         assert adv.describe()["adversary"] == name
+        law = adv.pair_difference_law(game)
+        assert law is None or cls.implements("pair_difference_law")
+        if law is not None:
+            check_pair_law(cls.example(), game, law)
+
+
+def check_pair_law(adv, game, law, rounds=4000, reps=4):
+    """A stated law of ``s_t(u) - s_t(v)`` (theory §4.6) belongs to an oblivious, learner-independent
+    adversary, is a valid symmetric law, and is the law of its own draws: the frequencies of each
+    difference of the pairs (0, 1) and (n-2, n-1) over ``rounds * reps`` draws lie within 5
+    standard errors of the stated probabilities."""
+    assert adv.oblivious and adv.learner_independent
+    exact = check_law(law)
+    adv.reset(game, replicate_streams(2, ("law", adv.name), range(reps), "adversary"))
+    n, N = game.n, reps * rounds
+
+    def dense(block):
+        if block.items is None:
+            return block.values
+        R, B, k = block.items.shape
+        return k_choice(block.items.reshape(R * B, k), n).reshape(R, B, n)
+
+    blocks = [dense(adv.feedback_block(1, rounds))]
+    while sum(b.shape[1] for b in blocks) < rounds:  # an adversary may hand out fewer rounds
+        done = sum(b.shape[1] for b in blocks)
+        blocks.append(dense(adv.feedback_block(done + 1, rounds - done)))
+    draws = np.concatenate(blocks, axis=1)
+    for u, v in ((0, 1), (n - 2, n - 1)):
+        diff = np.rint(draws[:, :rounds, u] - draws[:, :rounds, v]).astype(np.int64).ravel()
+        values, counts = np.unique(diff, return_counts=True)
+        assert set(values.tolist()) <= set(exact), (u, v, values)
+        for d, p in exact.items():
+            freq = counts[values == d].sum() / N
+            assert abs(freq - float(p)) <= 5 * np.sqrt(float(p) * (1 - float(p)) / N) + 1e-12, (u, v, d)
 
 
 def test_plugins_are_discovered_from_their_folder():

@@ -84,6 +84,25 @@ def test_write_csv_of_no_rows_is_an_empty_file(tmp_path):
     assert read_table(tmp_path / "e.csv") == []
 
 
+def test_concat_csv_is_write_csv_of_all_the_rows(tmp_path):
+    """A table's pieces pooled: one header, the rows in order, empty pieces skipped; byte for byte
+    what write_csv writes for all the rows; pieces with other columns are refused."""
+    from onlinerank.io import concat_csv
+
+    rows = [{"a": i, "b": 0.1 * i, "c": f"x{i}"} for i in range(5)]
+    parts = [rows[:2], [], rows[2:3], rows[3:]]
+    paths = []
+    for i, part in enumerate(parts):
+        paths.append(tmp_path / f"p{i}.csv")
+        write_csv(paths[-1], part)
+    write_csv(tmp_path / "all.csv", rows)
+    assert concat_csv(paths) == (tmp_path / "all.csv").read_text()
+    assert concat_csv([paths[1]]) == ""
+    write_csv(tmp_path / "other.csv", [{"a": 1, "c": 2}])
+    with pytest.raises(ValueError, match="other.csv: its columns differ"):
+        concat_csv([paths[0], tmp_path / "other.csv"])
+
+
 def test_read_table_types_round_trip_what_write_csv_wrote(tmp_path):
     path = tmp_path / "t.csv"
     rows = [{"n": 10, "x": 0.1 + 0.2, "big": 1e300, "ok": True, "label": "a-b", "e": "1e3"}]

@@ -44,7 +44,7 @@ def test_the_builder_fills_every_default_from_the_schema():
     assert s.runtime is not None and s.runtime.fit_min_n == runtime_schema["fit_min_n"]["default"] == 100
     assert s.runtime.repeats == runtime_schema["repeats"]["default"]
     ex = s.stages["upper"].experiments[0]
-    assert (ex.k, ex.sample) == ((1,), True)  # the experiment's defaults
+    assert (ex.k, ex.sample, ex.closed_form) == ((1,), True, True)  # the experiment's defaults
     assert s.claims.alpha == SCHEMA["properties"]["claims"]["properties"]["alpha"]["default"]
     assert (s.results_dir, s.figures_dir, s.strict) == ("results", "results/figures", False)
     # Snakemake's dict is filled in place by the same call
@@ -124,6 +124,7 @@ def test_the_cells_and_the_digest_read_the_typed_settings():
     from onlinerank.config import group_digest
 
     cfg = bare()
+    cfg["upper"]["experiments"][0]["closed_form"] = False  # simulated: a job and its digest
     s = load_settings(cfg)  # fills cfg in place, as the Snakefile does
     cells = cells_of(s, "upper")
     assert cells == cells_of(cfg, "upper")  # the validated dict is typed the same way

@@ -88,7 +88,7 @@ def planned_jobs(repo: Path, *args: str) -> dict[str, int]:
     return {r.split()[0]: int(r.split()[1]) for r in table if r.split()[0] != "total"}
 
 
-def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, tmp_path):
+def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, smoke_config, tmp_path):
     """Snakemake sees neither imports nor the config: the package modules are inputs and every
     step has its slice of the config as params, so each kind of edit reruns what it affects."""
     smoke = ("--configfile", "config/smoke.yaml")
@@ -112,7 +112,10 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, tmp_path):
     # a leaf module: the tables made from it (the DP's, and the comparison and tightness tables of
     # worst_case_tables.py, which imports it) and what reads them; no simulation, no other table
     jobs = edited("src/onlinerank/worst_case.py")
-    assert jobs.get("table") == 3 and jobs.get("claims") == 1
+    from onlinerank.table_schemas import table_pieces
+
+    pieces = sum(len(table_pieces(t, smoke_config)) for t in ("worst_case_learners", "tightness"))
+    assert jobs.get("table") == 3 and jobs.get("table_piece") == pieces > 0 and jobs.get("claims") == 1
     assert "simulate" not in jobs and "aggregate" not in jobs
     # the claims package: the claims step, the mutations table (it evaluates claims with the same
     # builders) and what reads them (the figures of the catalog that read the claims document),
@@ -139,10 +142,16 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, tmp_path):
     # a core module: every simulation
     jobs = edited("src/onlinerank/feedback.py")
     assert jobs["simulate"] == sum(1 for _ in (run / "results-smoke" / "sim").rglob("*.npz"))
-    # a config edit: only the jobs whose cells it changes, then everything downstream
+    # a config edit: only the jobs whose cells it changes, then everything downstream; the
+    # uniform adversary's k-choice cells are closed forms (theory §4.6): computed by the aggregate
+    # step, no simulation, unless the experiment says closed_form: false
     cfg = yaml.safe_load((run / "config" / "smoke.yaml").read_text())
     kchoice = next(e for e in cfg["upper"]["experiments"] if e["name"] == "kchoice")
     kchoice["T"] = [61]
+    (tmp_path / "edited.yaml").write_text(yaml.safe_dump(cfg))
+    jobs = planned_jobs(run, "--configfile", str(tmp_path / "edited.yaml"))
+    assert "simulate" not in jobs and jobs["aggregate"] == 1 and jobs["claims"] == 1
+    kchoice["closed_form"] = False
     (tmp_path / "edited.yaml").write_text(yaml.safe_dump(cfg))
     jobs = planned_jobs(run, "--configfile", str(tmp_path / "edited.yaml"))
     groups = len(kchoice["adversaries"]) * len(kchoice["n"]) * len(kchoice["k"])

@@ -334,3 +334,28 @@ def test_pipeline_tables_are_these_rows(smoke_tables, tmp_path):
         assert tuple(got[0]) == columns(name)
         assert [(r["n"], r["T"], r["method"]) for r in got] == [(r["n"], r["T"], r["method"]) for r in want]
         assert [r["value"] for r in got] == pytest.approx([r["value"] for r in want], abs=1e-12)
+
+
+def test_the_pieces_of_the_worst_case_tables_are_the_whole_tables(smoke_settings, smoke_tables, tmp_path):
+    """Each piece of worst_case_learners (a learner) and of tightness (a point of its grid) is an
+    independent job; their files pooled in order are byte for byte the table written whole."""
+    from onlinerank.io import concat_csv, write_csv
+    from onlinerank.table_schemas import make_table, table_pieces
+
+    config = with_worst_case(copy.deepcopy(SMOKE))
+    assert table_pieces("worst_case_learners", config) == SMOKE["learners"]
+    assert table_pieces("tightness", config) == ["exact0-n3", "exact1-n4", "search0-n6"]
+    assert table_pieces("worst_case", config) == []  # one job
+    for name, whole in zip(("worst_case_learners", "tightness"), smoke_tables, strict=True):
+        paths = []
+        for piece in table_pieces(name, config):
+            rows = make_table(name, config, piece=piece)
+            assert rows, piece
+            paths.append(tmp_path / f"{name}-{piece}.csv")
+            write_csv(paths[-1], rows)
+        write_csv(tmp_path / f"{name}.csv", whole)
+        assert concat_csv(paths) == (tmp_path / f"{name}.csv").read_text()
+        with pytest.raises(ValueError, match="has no piece 'nope'"):
+            make_table(name, config, piece="nope")
+    with pytest.raises(ValueError, match="piece must be one of"):
+        tightness_rows(smoke_settings.worst_case, piece="exact9-n3")

@@ -12,9 +12,11 @@ simulated in, so the tables do not depend on the split either.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, cast
 
 from .adversaries import make_adversary
@@ -34,6 +36,7 @@ __all__ = [
     "spec_params",
     "cell_game",
     "cells_of",
+    "pair_law",
     "stage_cells",
     "groups_of",
     "find_group",
@@ -62,6 +65,8 @@ class Cell:
     block_size: int
     sample: bool = True
     split: tuple[str, ...] = DEFAULT_SPLIT
+    #: computed from the adversary's closed form (theory §4.6), not simulated: no job, no block
+    closed_form: bool = False
 
     @property
     def path(self) -> str:
@@ -119,22 +124,58 @@ def cell_game(config: Settings | Mapping, cell: Cell) -> Game:
     return cell.game(M)
 
 
+def pair_law(config: Settings | Mapping, adversary: str, game: Game) -> Mapping[int, Fraction] | None:
+    """The exact law of ``s_t(u) - s_t(v)`` of the adversary labelled ``adversary`` in ``game``
+    (its :meth:`~onlinerank.adversaries.base.Adversary.pair_difference_law`, theory §4.6), or
+    ``None`` when its cells have no closed form."""
+    aspec = _settings(config).adversary(adversary)
+    adv = make_adversary(aspec["name"], **spec_params(aspec))
+    if not adv.learner_independent or game.family not in adv.families:
+        return None
+    return adv.pair_difference_law(game)
+
+
+def _closed_form(settings: Settings, adversary: str, family: str, n: int, k: int, T: int) -> bool:
+    """Whether a cell with these values has a closed form (an invalid game has none: the config's
+    validation reports it)."""
+    try:
+        return pair_law(settings, adversary, Game(n=n, T=T, family=family, k=k, M=1.0)) is not None
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
 def cells_of(config: Settings | Mapping, stage: str = "upper") -> list[Cell]:
-    """All cells of a stage, in a fixed order (theory §5)."""
-    sec = _settings(config).stages.get(stage)
+    """All cells of a stage, in a fixed order (theory §5); a cell of an adversary with a closed
+    form (theory §4.6) is marked ``closed_form`` unless its experiment says ``closed_form: false``."""
+    settings = _settings(config)
+    sec = settings.stages.get(stage)
     if sec is None:
         return []
-    return [
-        Cell(
-            stage, ex.name, adv, lrn, ex.family, n, k, T, ex.replicates, sec.block_size, ex.sample, sec.split
-        )
-        for ex in sec.experiments
-        for adv in ex.adversaries
-        for lrn in ex.learners
-        for n in ex.n
-        for k in ex.k
-        for T in ex.T
-    ]
+    closed: dict[tuple, bool] = {}  # (adversary, family, n, k, T) -> has a closed form
+    out = []
+    for ex in sec.experiments:
+        for adv, lrn, n, k, T in itertools.product(ex.adversaries, ex.learners, ex.n, ex.k, ex.T):
+            key = (adv, ex.family, n, k, T)
+            if ex.closed_form and key not in closed:
+                closed[key] = _closed_form(settings, *key)
+            out.append(
+                Cell(
+                    stage,
+                    ex.name,
+                    adv,
+                    lrn,
+                    ex.family,
+                    n,
+                    k,
+                    T,
+                    ex.replicates,
+                    sec.block_size,
+                    sample=ex.sample,
+                    split=sec.split,
+                    closed_form=ex.closed_form and closed[key],
+                )
+            )
+    return out
 
 
 def stage_cells(config: Settings | Mapping) -> dict[str, list[Cell]]:
@@ -144,10 +185,12 @@ def stage_cells(config: Settings | Mapping) -> dict[str, list[Cell]]:
 
 
 def groups_of(config: Settings | Mapping, stage: str) -> dict[str, list[Cell]]:
-    """Cells of a stage grouped by job directory (see :attr:`Cell.group`), in config order."""
+    """The simulated cells of a stage grouped by job directory (see :attr:`Cell.group`), in
+    config order; closed-form cells (theory §4.6) have no job."""
     out: dict[str, list[Cell]] = {}
     for c in cells_of(_settings(config), stage):
-        out.setdefault(c.group, []).append(c)
+        if not c.closed_form:
+            out.setdefault(c.group, []).append(c)
     return out
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "current_umask",
     "atomic_write_text",
     "write_csv",
+    "concat_csv",
     "read_table",
     "write_json",
     "save_results",
@@ -96,6 +97,26 @@ def write_csv(path: str | os.PathLike, rows: list[dict]) -> None:
         for r in rows:
             w.writerow({k: _fmt(v) for k, v in r.items()})
     atomic_write_text(path, buf.getvalue())
+
+
+def concat_csv(paths: list[str | os.PathLike]) -> str:
+    """The text of the tidy CSV whose rows are those of the files ``paths`` in order (the pieces
+    of a table, each written by :func:`write_csv`): one header, the bodies as written, so the
+    result is byte for byte what :func:`write_csv` writes for all the rows.  A file without rows
+    (empty) adds none; files with different headers are refused (``ValueError`` naming one)."""
+    header = None
+    bodies = []
+    for p in paths:
+        text = Path(p).read_text()
+        if not text:
+            continue
+        head, _, body = text.partition("\n")
+        if header is None:
+            header = head
+        elif head != header:
+            raise ValueError(f"{p}: its columns differ from those of the first piece")
+        bodies.append(body)
+    return "" if header is None else header + "\n" + "".join(bodies)
 
 
 def read_table(path: str | os.PathLike) -> list[dict]:

@@ -77,6 +77,7 @@ __all__ = [
     "hindsight_regret_from_frequencies",
     "joint_tail_prob",
     "kappa",
+    "lazy_walk_abs_mean",
     "lower_bound_berry_esseen",
     "lower_bound_holder",
     "lower_bound_sharp",
@@ -349,6 +350,20 @@ def _expected_abs_D_fraction(T: int, r: Fraction) -> Fraction:
         U = U * num // den
         total += U
     return Fraction(total, b**T * 4**M)
+
+
+def lazy_walk_abs_mean(T: int, r: Fraction) -> float:
+    """``E|D_T|`` for the lazy walk that moves +1 or -1 with probability ``r/2`` each per round
+    (theory §4.2), in float: the sum of :func:`exact_regret` without its factor ``n(n-1)/4``, with
+    ``r`` and ``1 - r`` each rounded once from the exact rational (so ``n(n-1)/4`` times it is
+    :func:`exact_regret` bit for bit when ``r = 2k(n-k)/(n(n-1))``)."""
+    T = _check_T(T)
+    r = Fraction(r)
+    if not 0 <= r <= 1:
+        raise ValueError(f"r must be a probability, got {r!r}")
+    if r == 0:  # the walk never moves
+        return 0.0
+    return _expected_abs_D_float(T, float(r), float(1 - r))
 
 
 def exact_regret(n: int, T: ArrayLike, k: int = 1, exact: bool = False) -> float | Fraction | np.ndarray:

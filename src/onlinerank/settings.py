@@ -105,6 +105,9 @@ class Experiment:
     T: tuple[int, ...]
     replicates: int
     sample: bool
+    #: compute the cells of an adversary with a closed-form regret instead of simulating them
+    #: (theory §4.6)
+    closed_form: bool
 
 
 @dataclass(frozen=True)
@@ -257,6 +260,7 @@ def _stage(name: str, sec: Mapping) -> Stage:
                 T=tuple(int(x) for x in ex["T"]),
                 replicates=int(ex["replicates"]),
                 sample=bool(ex["sample"]),
+                closed_form=bool(ex["closed_form"]),
             )
             for ex in sec["experiments"]
         ),

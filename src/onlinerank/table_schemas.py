@@ -36,6 +36,7 @@ __all__ = [
     "BUILT_TABLES",
     "columns",
     "make_table",
+    "table_pieces",
     "check_columns",
 ]
 
@@ -59,7 +60,9 @@ class TableSchema:
     typed settings' values at ``args`` (dotted paths into :class:`onlinerank.settings.Settings`:
     ``"seed"`` is the run's seed, ``"worst_case"`` a :class:`~onlinerank.settings.WorstCase`;
     ``"@config"`` the whole settings, ``"=x"`` the literal string ``x``); ``keys``: the config
-    entries whose change reruns it."""
+    entries whose change reruns it; ``pieces`` (``"module:function"``, called with the same
+    arguments): the names of the table's independent jobs, each made by the builder called with
+    ``piece=name``, the pieces' rows in that order being the table's rows (empty: one job)."""
 
     name: str
     stage: str
@@ -68,6 +71,7 @@ class TableSchema:
     builder: str = ""
     args: tuple[str, ...] = ()
     keys: tuple[str, ...] = ()
+    pieces: str = ""
 
     @property
     def column_names(self) -> tuple[str, ...]:
@@ -230,6 +234,7 @@ _SCHEMAS: tuple[TableSchema, ...] = (
         builder="worst_case_tables:comparison_rows",
         args=("worst_case", "learners"),
         keys=("worst_case", "learners"),
+        pieces="worst_case_tables:comparison_pieces",
     ),
     TableSchema(
         "tightness",
@@ -257,6 +262,7 @@ _SCHEMAS: tuple[TableSchema, ...] = (
         builder="worst_case_tables:tightness_rows",
         args=("worst_case",),
         keys=("worst_case",),
+        pieces="worst_case_tables:tightness_pieces",
     ),
     TableSchema(
         "lower_curves",
@@ -494,21 +500,50 @@ def _argument(settings: Settings, path: str) -> Any:
     return setting_value(settings, path)
 
 
-def make_table(name: str, config: Settings | Mapping) -> list[dict]:
-    """The rows of table ``name``, built by the function its schema names
-    (:data:`onlinerank.table_schemas.SCHEMAS`) from the typed settings of ``config``
-    (:func:`onlinerank.settings.as_settings`; in a job, the object ``onlinerank.pipeline.run``
-    already typed), checked against the declared columns in order.  The builder's module is
-    imported here, by name, so that a table job loads only its producer."""
-    from .settings import as_settings
-
+def _built(name: str) -> TableSchema:
     schema = BUILT_TABLES.get(name)
     if schema is None:
         raise KeyError(f"no table {name!r} is built from the config; built: {', '.join(BUILT_TABLES)}")
+    return schema
+
+
+def _function(place: str) -> Any:
+    module, _, fn = place.partition(":")
+    return getattr(importlib.import_module(f"onlinerank.{module}"), fn)
+
+
+def table_pieces(name: str, config: Settings | Mapping) -> list[str]:
+    """The independent jobs of table ``name`` under ``config`` (its schema's ``pieces``: e.g. one
+    per learner of the worst-case comparison), in the order of the table's rows; ``[]`` for a
+    table made by one job."""
+    from .settings import as_settings
+
+    schema = _built(name)
+    if not schema.pieces:
+        return []
     settings = as_settings(config)
-    module, _, fn = schema.builder.partition(":")
-    build = getattr(importlib.import_module(f"onlinerank.{module}"), fn)
-    rows = build(*(_argument(settings, a) for a in schema.args))
+    return list(_function(schema.pieces)(*(_argument(settings, a) for a in schema.args)))
+
+
+def make_table(name: str, config: Settings | Mapping, piece: str | None = None) -> list[dict]:
+    """The rows of table ``name``, built by the function its schema names
+    (:data:`onlinerank.table_schemas.SCHEMAS`) from the typed settings of ``config``
+    (:func:`onlinerank.settings.as_settings`; in a job, the object ``onlinerank.pipeline.run``
+    already typed), checked against the declared columns in order; with ``piece`` (one of
+    :func:`table_pieces`), that piece's rows only.  The builder's module is imported here, by
+    name, so that a table job loads only its producer."""
+    from .settings import as_settings
+
+    schema = _built(name)
+    settings = as_settings(config)
+    build = _function(schema.builder)
+    args = [_argument(settings, a) for a in schema.args]
+    if piece is None:
+        rows = build(*args)
+    elif piece in table_pieces(name, settings):
+        rows = build(*args, piece=piece)
+    else:
+        raise ValueError(f"table {name!r} has no piece {piece!r}; pieces: {table_pieces(name, settings)}")
     check_columns(name, rows)
     return rows
 

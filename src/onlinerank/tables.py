@@ -1,5 +1,5 @@
-"""The simulation tables ``sim_<stage>``, aggregated from replicate blocks
-(:func:`aggregate_stage`), and the builders of two config-only tables: Theorem 3.1's bounds per
+"""The simulation tables ``sim_<stage>``, aggregated from replicate blocks or computed from a closed
+form (:func:`aggregate_stage`), and the builders of two config-only tables: Theorem 3.1's bounds per
 stage (:func:`bounds_rows`) and the sampled Lemma 6.1 check (:func:`lemma61_rows`).  Every table's
 name, columns and builder are declared in :mod:`onlinerank.table_schemas`.
 """
@@ -12,16 +12,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .cells import Cell, cell_game, cells_of
+from .cells import Cell, cell_game, cells_of, pair_law, spec_params
 from .io import load_results
 from .results import SimResult
 
 if TYPE_CHECKING:
-    from .settings import Lemma61
+    from collections.abc import Mapping
+
+    from .settings import Lemma61, Settings
 
 __all__ = [
     "aggregate",
     "aggregate_stage",
+    "closed_form_rows",
     "bounds_rows",
     "lemma61_rows",
 ]
@@ -83,13 +86,72 @@ def aggregate(cell: Cell, results: list[SimResult]) -> list[dict]:
     return rows
 
 
+def closed_form_rows(config: Settings | Mapping, cell: Cell) -> list[dict]:
+    """The rows of :func:`aggregate` for a closed-form cell (theory §4.6), computed, not
+    simulated: at every checkpoint every learner's exact expected regret (``regret``), expected
+    loss (``exp_loss``) and the hindsight optimum's (``best``), with ``sem`` 0 and ``reps`` 0 (no
+    replicates); ``realised_regret`` and ``loss`` are NaN (no rankings are drawn)."""
+    from .iid_regret import expected_loss, expected_regret
+    from .learners import make_learner
+    from .settings import as_settings
+    from .simulate import checkpoints
+
+    settings = as_settings(config)
+    game = cell_game(settings, cell)
+    law = pair_law(settings, cell.adversary, game)
+    if law is None:
+        raise ValueError(f"cell {cell.path}: adversary {cell.adversary!r} has no closed form")
+    lspec = settings.learner(cell.learner)
+    learner = make_learner(lspec["name"], **spec_params(lspec))
+    learner.check(game)
+    learner.reset(game, 1)  # resolves its rate for the eta column, as in a simulation
+    eta = learner.describe().get("eta_value") or math.nan
+    rows = []
+    for t in checkpoints(cell.T, settings.checkpoints):
+        regret = expected_regret(cell.n, law, int(t))
+        loss = expected_loss(cell.n, law, int(t))
+        values = {
+            "regret": (regret, 0.0),
+            "realised_regret": (math.nan, math.nan),
+            "exp_loss": (loss, 0.0),
+            "loss": (math.nan, math.nan),
+            "best": (loss - regret, 0.0),
+        }
+        for metric, (mean, sem) in values.items():
+            rows.append(
+                {
+                    "stage": cell.stage,
+                    "experiment": cell.experiment,
+                    "adversary": cell.adversary,
+                    "learner": cell.learner,
+                    "family": cell.family,
+                    "n": cell.n,
+                    "k": cell.k,
+                    "T": cell.T,
+                    "M": game.M,
+                    "eta": eta,
+                    "t": int(t),
+                    "metric": metric,
+                    "mean": mean,
+                    "sem": sem,
+                    "reps": 0,
+                    "exact": True,
+                }
+            )
+    return rows
+
+
 def aggregate_stage(config: dict, stage: str, block_paths: list[str]) -> list[dict]:
-    """Tidy rows of every cell of ``stage`` from its block files (matched by cell directory)."""
+    """Tidy rows of every cell of ``stage``: from its block files (matched by cell directory), or
+    from the closed form (:func:`closed_form_rows`)."""
     by_dir: dict[str, list[dict[str, SimResult]]] = {}
     for p in block_paths:
         by_dir.setdefault(Path(p).parent.as_posix(), []).append(load_results(p))
     rows = []
     for c in cells_of(config, stage):
+        if c.closed_form:
+            rows.extend(closed_form_rows(config, c))
+            continue
         hits = [d for d in by_dir if d == c.group or d.endswith("/sim/" + c.group)]
         if len(hits) != 1:
             raise ValueError(f"expected the blocks of {c.group} exactly once, found {len(hits)}")

@@ -41,9 +41,11 @@ infinite): ``single`` (``s = e_u``), ``kchoice`` (``s = 1_U``, ``|U| = k <= n/2`
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
@@ -53,10 +55,11 @@ from .bounds import (
     theorem31_paper,
     theorem31_sharp,
 )
-from .feedback import Feedback, family_M, pair_abs_sum
+from .feedback import Feedback, FeedbackBlock, family_M, pair_abs_sum
 from .game import Game
 from .hindsight import hindsight_loss
 from .learners import Learner, make_learner
+from .registry import block_hook_applies
 
 if TYPE_CHECKING:
     from .settings import WorstCase
@@ -69,6 +72,9 @@ __all__ = [
     "dp_learner",
     "estimate_states",
     "exact_worst_regret",
+    "exact_worst_regrets",
+    "DPLayers",
+    "dp_layers",
     "family_actions",
     "infer_family",
     "learner_bound",
@@ -401,6 +407,128 @@ def _check_size(n: int, T: int, family: str, k: int, labelled: bool, max_states:
     return est
 
 
+@dataclass
+class DPLayers:
+    """The forward pass of theory §3.4's DP: the reachable canonical states of every layer
+    ``t = 0..T`` (small ints, in key order) and, when they fit in :data:`_SUCC_ENTRIES`, the index
+    in layer t+1 of every successor ``(state, action)`` of layer t.  It depends on the game and on
+    whether the learner's law keeps labels, not on the learner: one forward pass serves every
+    learner (and every learning rate) of a game."""
+
+    n: int
+    T: int
+    family: str
+    k: int
+    labelled: bool
+    acts: np.ndarray
+    disp: np.ndarray
+    layers: list[np.ndarray]
+    succ: list[np.ndarray] | None
+
+
+#: largest number of (state, action) successor indices :func:`dp_layers` keeps (int32, 128 MB);
+#: above it the backward pass recomputes them layer by layer
+_SUCC_ENTRIES = 1 << 25
+
+
+def _encoder(n: int, T: int, acts: np.ndarray, labelled: bool) -> _Encoder:
+    return _Encoder(n, T * int(acts.max()), labelled)
+
+
+def dp_layers(n: int, T: int, family: str = "single", k: int = 1, labelled: bool = False) -> DPLayers:
+    """The reachable canonical states of every layer of theory §3.4's DP (:class:`DPLayers`),
+    enumerated forward in blocks of states by the compiled kernels; the caller has checked the
+    game and its size (:func:`exact_worst_regret`)."""
+    acts, disp = reduced_actions(n, family, k)
+    enc = _encoder(n, T, acts, labelled)
+    B = T * int(acts.max())
+    dtype = np.uint8 if B < 2**8 else np.int16 if B < 2**15 else np.int32
+    states = estimate_states(n, T, family, k, labelled, stop_above=_SUCC_ENTRIES)
+    keep = states * acts.shape[0] <= _SUCC_ENTRIES
+    # Work arrays are (states, actions): layers are processed in blocks of _BLOCK states.
+    layers = [np.zeros((1, n), dtype=dtype)]
+    succ: list[np.ndarray] = []
+    for _t in range(T):
+        X = layers[-1]
+        keys, flat, full = [], [], []
+        for lo in range(0, X.shape[0], _BLOCK):
+            kb = enc.successor_keys(X[lo : lo + _BLOCK], acts)
+            if keep:
+                full.append(kb)
+            u, f = np.unique(kb.ravel(), return_index=True)
+            keys.append(u)
+            flat.append(f + lo * acts.shape[0])
+        ukeys, first = np.unique(np.concatenate(keys), return_index=True)
+        layers.append(enc.successor_states(X, acts, np.concatenate(flat)[first].astype(np.int64)))
+        if keep:
+            succ.append(np.searchsorted(ukeys, np.concatenate(full)).astype(np.int32))
+    return DPLayers(n, T, family, k, labelled, acts, disp, layers, succ if keep else None)
+
+
+def _solve(lrn: Learner, game: Game, L: DPLayers, return_argmax: bool, t0: float) -> WorstCaseResult:
+    """Backward induction of theory §3.4's DP over the layers ``L`` for learner ``lrn``; the
+    argmax path is kept as (action, successor index) per state."""
+    n, T, family, acts, layers = L.n, L.T, L.family, L.acts, L.layers
+    enc = _encoder(n, T, acts, L.labelled)
+    XT = layers[T]
+    blocks = range(0, XT.shape[0], _BLOCK)
+    V = np.concatenate([-hindsight_loss(XT[lo : lo + _BLOCK].astype(np.float64), 0.0) for lo in blocks])
+    zero = np.zeros((1, n), dtype=np.int64)
+    keys_next = enc.successor_keys(layers[T], zero)[:, 0] if L.succ is None else None
+    best: list[np.ndarray] = [np.empty(0, dtype=np.int16)] * T
+    succ: list[np.ndarray] = [np.empty(0, dtype=np.int32)] * T
+    for t in range(T - 1, -1, -1):
+        X = layers[t]
+        N = X.shape[0]
+        Vt = np.empty(N)
+        if return_argmax:
+            best[t] = np.empty(N, dtype=np.int16)
+            succ[t] = np.empty(N, dtype=np.int32)
+        for lo in range(0, N, _BLOCK):
+            Xb = X[lo : lo + _BLOCK]
+            if L.succ is not None:
+                nxt = L.succ[t][lo : lo + _BLOCK]
+            else:  # sorted: layers are in key order
+                nxt = np.searchsorted(cast(np.ndarray, keys_next), enc.successor_keys(Xb, acts))
+            Q = step_rewards(lrn, Xb, acts, family) + V[nxt]
+            b = np.argmax(Q, axis=1)
+            rows = np.arange(Q.shape[0])
+            Vt[lo : lo + Q.shape[0]] = Q[rows, b]
+            if return_argmax:
+                best[t][lo : lo + Q.shape[0]] = b
+                succ[t][lo : lo + Q.shape[0]] = nxt[rows, b]
+        V = Vt
+        if L.succ is None:
+            keys_next = enc.successor_keys(X, zero)[:, 0]
+    value = float(V[0])
+
+    argmax_seq = None
+    if return_argmax:
+        S = np.zeros(n, dtype=np.int64)
+        seq_rows = []
+        r = 0
+        for t in range(T):
+            # canonical label j is the item at position j of the stable sort of S (theory §3.4)
+            perm = np.arange(n) if L.labelled else np.argsort(S, kind="stable")
+            s = np.empty(n, dtype=np.int64)
+            s[perm] = L.disp[best[t][r]]
+            seq_rows.append(s)
+            S += s
+            r = int(succ[t][r])
+        argmax_seq = np.array(seq_rows, dtype=np.int64).reshape(T, n)
+
+    sizes = [len(x) for x in layers]
+    return make_result(
+        lrn,
+        game,
+        value,
+        n_states=int(sum(sizes)),
+        max_layer_states=int(max(sizes)),
+        argmax_seq=argmax_seq,
+        seconds=time.perf_counter() - t0,
+    )
+
+
 def exact_worst_regret(
     n: int,
     T: int,
@@ -422,84 +550,45 @@ def exact_worst_regret(
     naming the argument, before any work, for bad input or an instance whose estimated number of
     states (:func:`estimate_states`) exceeds ``max_states``.
     """
+    return exact_worst_regrets(
+        n,
+        T,
+        [eta],
+        learner=learner,
+        family=family,
+        k=k,
+        return_argmax=return_argmax,
+        max_states=max_states,
+    )[0]
+
+
+def exact_worst_regrets(
+    n: int,
+    T: int,
+    etas: Sequence[str | float | None],
+    *,
+    learner: LearnerArg = "onlinerank",
+    family: str = "single",
+    k: int = 1,
+    return_argmax: bool = True,
+    max_states: float = MAX_STATES,
+) -> list[WorstCaseResult]:
+    """:func:`exact_worst_regret` of one learner at each rate of ``etas`` (theory §3.4), the
+    states of the DP enumerated once for all of them (:func:`dp_layers`): the same results as
+    separate calls, bit for bit.  Every instance is checked before any work."""
     t0 = time.perf_counter()
-    game, lrn, law = dp_learner(learner, n, T, family, k, eta)
-    labelled = law == "labelled"
+    runs = [dp_learner(learner, n, T, family, k, eta) for eta in etas]
+    laws = {law for _, _, law in runs}
+    if len(laws) != 1:  # pragma: no cover - the rate does not change a learner's law
+        raise ValueError(f"learner: the rates {etas!r} give laws {sorted(laws)}, one forward pass needs one")
+    game = runs[0][0]
+    labelled = laws.pop() == "labelled"
     _check_size(game.n, game.T, family, game.k, labelled, max_states)
-    n, T = game.n, game.T
-
-    acts, disp = reduced_actions(n, family, game.k)
-    B = T * int(acts.max())
-    enc = _Encoder(n, B, labelled)
-    dtype = np.uint8 if B < 2**8 else np.int16 if B < 2**15 else np.int32
-
-    # ---- forward: reachable canonical states per layer (stored as small ints, keys sorted) ----
-    # Work arrays are (states, actions): layers are processed in blocks of _BLOCK states.
-    layers = [np.zeros((1, n), dtype=dtype)]
-    for _t in range(T):
-        X = layers[-1]
-        keys, flat = [], []
-        for lo in range(0, X.shape[0], _BLOCK):
-            u, f = np.unique(enc.successor_keys(X[lo : lo + _BLOCK], acts).ravel(), return_index=True)
-            keys.append(u)
-            flat.append(f + lo * acts.shape[0])
-        _, first = np.unique(np.concatenate(keys), return_index=True)
-        layers.append(enc.successor_states(X, acts, np.concatenate(flat)[first].astype(np.int64)))
-
-    # ---- backward induction; the argmax path is kept as (action, successor index) per state ----
-    XT = layers[T]
-    blocks = range(0, XT.shape[0], _BLOCK)
-    V = np.concatenate([-hindsight_loss(XT[lo : lo + _BLOCK].astype(np.float64), 0.0) for lo in blocks])
-    zero = np.zeros((1, n), dtype=np.int64)
-    keys_next = enc.successor_keys(layers[T], zero)[:, 0]  # sorted: layers are in key order
-    best: list[np.ndarray] = [np.empty(0, dtype=np.int16)] * T
-    succ: list[np.ndarray] = [np.empty(0, dtype=np.int32)] * T
-    for t in range(T - 1, -1, -1):
-        X = layers[t]
-        N = X.shape[0]
-        Vt = np.empty(N)
-        if return_argmax:
-            best[t] = np.empty(N, dtype=np.int16)
-            succ[t] = np.empty(N, dtype=np.int32)
-        for lo in range(0, N, _BLOCK):
-            Xb = X[lo : lo + _BLOCK]
-            nxt = np.searchsorted(keys_next, enc.successor_keys(Xb, acts))
-            Q = step_rewards(lrn, Xb, acts, family) + V[nxt]
-            b = np.argmax(Q, axis=1)
-            rows = np.arange(Q.shape[0])
-            Vt[lo : lo + Q.shape[0]] = Q[rows, b]
-            if return_argmax:
-                best[t][lo : lo + Q.shape[0]] = b
-                succ[t][lo : lo + Q.shape[0]] = nxt[rows, b]
-        V = Vt
-        keys_next = enc.successor_keys(X, zero)[:, 0]
-    value = float(V[0])
-
-    argmax_seq = None
-    if return_argmax:
-        S = np.zeros(n, dtype=np.int64)
-        seq_rows = []
-        r = 0
-        for t in range(T):
-            # canonical label j is the item at position j of the stable sort of S (theory §3.4)
-            perm = np.arange(n) if labelled else np.argsort(S, kind="stable")
-            s = np.empty(n, dtype=np.int64)
-            s[perm] = disp[best[t][r]]
-            seq_rows.append(s)
-            S += s
-            r = int(succ[t][r])
-        argmax_seq = np.array(seq_rows, dtype=np.int64).reshape(T, n)
-
-    sizes = [len(L) for L in layers]
-    return make_result(
-        lrn,
-        game,
-        value,
-        n_states=int(sum(sizes)),
-        max_layer_states=int(max(sizes)),
-        argmax_seq=argmax_seq,
-        seconds=time.perf_counter() - t0,
-    )
+    L = dp_layers(game.n, game.T, family, game.k, labelled)
+    out = []
+    for i, (g, lrn, _) in enumerate(runs):
+        out.append(_solve(lrn, g, L, return_argmax, t0 if i == 0 else time.perf_counter()))
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -525,32 +614,58 @@ def infer_family(seq: np.ndarray) -> tuple[str, int]:
     raise ValueError("seq: not a sequence of single, k-choice, subset or Spearman feedback")
 
 
+def _round_blocks(seqs: np.ndarray, family: str, items: bool) -> list[FeedbackBlock]:
+    """``seqs`` (R, T, n) as consecutive blocks of rounds of one form each: rounds whose rows are
+    all ``1_U`` with one ``|U|`` in ``1..n-1`` (when ``items``) as their chosen items, sorted, in
+    blocks of one width; the others as dense values (theory §1's families)."""
+    R, T, n = seqs.shape
+    width = np.zeros(T, dtype=np.int64)  # chosen items per round, 0: dense
+    if items and family != "spearman" and bool(np.all((seqs == 0) | (seqs == 1))):
+        size = seqs.sum(axis=2)
+        same = np.all(size == size[:1], axis=0)
+        width = np.where(same & (size[0] > 0) & (size[0] < n), size[0], 0)
+    blocks = []
+    lo = 0
+    while lo < T:
+        hi = lo + 1
+        while hi < T and width[hi] == width[lo]:
+            hi += 1
+        part = seqs[:, lo:hi, :]
+        k = int(width[lo])
+        if k:  # the chosen items of each row, increasing (nonzero's order)
+            chosen = np.nonzero(part)[2].reshape(R, hi - lo, k)
+            blocks.append(FeedbackBlock(n, items=chosen, family=family))
+        else:
+            blocks.append(FeedbackBlock(n, values=part.astype(np.float64), family=family))
+        lo = hi
+    return blocks
+
+
 def play_regret(lrn: Learner, game: Game, seqs: np.ndarray, items: bool = True) -> np.ndarray:
     """Exact expected regret of every sequence ``seqs[r]`` (R, T, n) against the learner, played
     forward with its own ``expected_loss`` and ``update`` (R replicates) and the hindsight optimum
     of theory §1.  With ``items`` (default), rounds whose rows are all ``1_U`` with one ``|U|`` in
-    ``1..n-1`` are passed as chosen items (the learners' fast paths), otherwise as dense values."""
+    ``1..n-1`` are passed as chosen items (the learners' fast paths), otherwise as dense values.
+    Rounds of one form are played as one block, through the learner's ``play_block`` where the
+    engine would use it (its compiled loop, bit-identical to the per-round calls)."""
     seqs = np.asarray(seqs)
     R, T, n = seqs.shape
     lrn.reset(game, R)
     total = np.zeros(R)
     abs_total = np.zeros(R)
+    unused = np.zeros(R)
     S = np.zeros((R, n))
-    binary = items and game.family != "spearman" and bool(np.all((seqs == 0) | (seqs == 1)))
-    for t in range(T):
-        row = seqs[:, t, :]
-        fb = None
-        if binary:
-            size = row.sum(axis=1)
-            if 0 < size[0] < n and np.all(size == size[0]):
-                chosen = np.sort(np.argsort(-row, axis=1, kind="stable")[:, : int(size[0])], axis=1)
-                fb = Feedback(n, items=chosen, family=game.family)
-        if fb is None:
-            fb = Feedback(n, values=np.ascontiguousarray(row, dtype=np.float64), family=game.family)
-        total += cast(np.ndarray, lrn.expected_loss(fb))  # dp_learner: an exact learner
-        abs_total += fb.pair_abs_sum()
-        lrn.update(fb)
-        fb.add_to(S)
+    if block_hook_applies(type(lrn), "play_block", ("expected_loss", "rank", "_rank", "update")):
+        play = lrn.play_block
+    else:
+        play = functools.partial(Learner.play_block, lrn)
+    t0 = 1
+    for block in _round_blocks(seqs, game.family, items):
+        if not play(block, None, t0, total, unused):
+            raise ValueError(f"learner: {lrn.name!r} has no exact expected loss")
+        block.add_pair_abs_sum(abs_total)
+        block.add_to(S)
+        t0 += block.rounds
     return total - hindsight_loss(S, abs_total)
 
 
@@ -633,8 +748,11 @@ def worst_case_rows(wc: WorstCase) -> list[dict]:
         n = int(case["n"])
         for T in case["T"]:
             eta_p = float(theorem31_eta(n, int(T), fam, k))
-            for f in case["eta_factor"]:
-                r = exact_worst_regret(n, int(T), family=fam, k=k, eta=eta_p * float(f), return_argmax=False)
+            factors = [float(f) for f in case["eta_factor"]]
+            found = exact_worst_regrets(
+                n, int(T), [eta_p * f for f in factors], family=fam, k=k, return_argmax=False
+            )
+            for f, r in zip(factors, found, strict=True):
                 rows.append(
                     {
                         "family": fam,

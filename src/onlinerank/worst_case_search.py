@@ -80,20 +80,10 @@ def staircase_sequences(n: int, lengths: np.ndarray, k: int = 1) -> np.ndarray:
     R, T = L.shape[0], int(L[0].sum())
     if np.any(L.sum(axis=1) != T):
         raise ValueError("lengths: every row must sum to the same horizon T")
-    ends = np.cumsum(L, axis=1)
-    S = np.zeros((R, n), dtype=np.int64)
+    from ._kernels.worst_case import staircase_rows
+
     out = np.zeros((R, T, n), dtype=np.int8)
-    ids = np.arange(n)
-    rows = np.arange(R)[:, None]
-    for t in range(T):
-        m = n - (ends <= t).sum(axis=1)  # active set size of round t
-        top = np.argsort(-S * n + ids, axis=1, kind="stable")  # S decreasing, ties lowest id
-        rank = np.empty_like(top)
-        np.put_along_axis(rank, top, ids[None, :], axis=1)
-        key = np.where(rank < m[:, None], S * n + ids, np.iinfo(np.int64).max)
-        chosen = np.argsort(key, axis=1, kind="stable")[:, :k]
-        S[rows, chosen] += 1
-        out[rows, t, chosen] = 1
+    staircase_rows(n, k, np.ascontiguousarray(np.cumsum(L, axis=1)), out)
     return out
 
 

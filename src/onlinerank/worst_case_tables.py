@@ -42,6 +42,7 @@ import numpy as np
 from .worst_case import (
     WorstCaseResult,
     exact_worst_regret,
+    exact_worst_regrets,
     sequence_regret,
     theorem31_eta,
 )
@@ -50,12 +51,14 @@ if TYPE_CHECKING:
     from .settings import Spec, WorstCase
 
 __all__ = [
+    "comparison_pieces",
     "comparison_rows",
     "decode_sequence",
     "encode_sequence",
     "fraction_of_exact_rows",
     "largest_ratio_rows",
     "replay_row",
+    "tightness_pieces",
     "tightness_rows",
 ]
 
@@ -131,7 +134,15 @@ def _row(label: str, r: WorstCaseResult, kind: str) -> dict:
     }
 
 
-def comparison_rows(wc: WorstCase, learners: Mapping[str, Spec], part: str = "all") -> list[dict]:
+def comparison_pieces(wc: WorstCase, learners: Mapping[str, Spec]) -> list[str]:
+    """The independent jobs of :func:`comparison_rows`: one per learner label of
+    ``worst_case.learners``, in table order (theory §3.4: each learner's DP and searches)."""
+    return list(wc.learners)
+
+
+def comparison_rows(
+    wc: WorstCase, learners: Mapping[str, Spec], part: str = "all", piece: str | None = None
+) -> list[dict]:
     """Every learner's exact worst case at the DP sizes, and every learner against the common
     adversaries (``comparison.adversaries`` plus the search: staircase and beam) at all sizes.
 
@@ -140,7 +151,9 @@ def comparison_rows(wc: WorstCase, learners: Mapping[str, Spec], part: str = "al
     ``staircase``, ``beam``), value, bound_thm31 (Theorem 3.1 for OnlineRank at the paper's eta,
     ``n sqrt(T M ln 2)``), bound_own (the learner's own bound, NaN if none), ratio_thm31,
     ratio_own, states (DP states, or sequences/states visited by a search), sequence.  ``part``:
-    ``"exact"`` (the DP rows only), ``"search"`` (the adversary rows only) or ``"all"``.
+    ``"exact"`` (the DP rows only), ``"search"`` (the adversary rows only) or ``"all"``;
+    ``piece``: one of :func:`comparison_pieces` (that learner's rows only; the pieces in order
+    are the whole table).
     ``wc`` and ``learners`` are the typed settings' ``worst_case`` and ``learners``
     (:mod:`onlinerank.settings`: the schema filled every default).
     """
@@ -154,8 +167,12 @@ def comparison_rows(wc: WorstCase, learners: Mapping[str, Spec], part: str = "al
     max_n = comp["max_n"]
     exact_pts = [(int(p["n"]), int(p["T"])) for p in comp["exact"]]
     search_pts = [(int(p["n"]), int(p["T"])) for p in comp["search"]]
+    if piece is not None and piece not in comparison_pieces(wc, learners):
+        raise ValueError(f"piece must be one of {comparison_pieces(wc, learners)}, got {piece!r}")
     rows = []
     for label in wc.learners:
+        if piece is not None and label != piece:
+            continue
         spec = learners[label].as_dict()
         for n, T in exact_pts + search_pts:
             if n > _max_n(max_n, label, spec):
@@ -200,7 +217,14 @@ def fraction_of_exact_rows(rows: list[dict]) -> list[dict]:
 # --------------------------------------------------------------------------------------------
 
 
-def tightness_rows(wc: WorstCase, part: str = "all") -> list[dict]:
+def tightness_pieces(wc: WorstCase) -> list[str]:
+    """The independent jobs of :func:`tightness_rows`: one per point of ``tightness.exact`` and
+    ``tightness.search`` (``exact0-n3``: the first exact point, at n = 3), in table order."""
+    tight = wc.tightness
+    return [f"{kind}{i}-n{int(p['n'])}" for kind in ("exact", "search") for i, p in enumerate(tight[kind])]
+
+
+def tightness_rows(wc: WorstCase, part: str = "all", piece: str | None = None) -> list[dict]:
     """OnlineRank's worst case over the ``tightness`` grid of (n, T, eta / eta_p): exact (DP)
     where listed under ``exact``, else the best of the staircase and the beam search (a lower
     bound on the worst case; the staircase alone with ``tightness.width: 0``), against Theorem
@@ -210,7 +234,8 @@ def tightness_rows(wc: WorstCase, part: str = "all") -> list[dict]:
     Columns: family, n, k, T, eta_factor, eta, M, kind (``exact`` / ``search``), method
     (``exact``, ``staircase`` or ``beam``), value, bound_thm31, bound_sharp, ratio_thm31,
     ratio_sharp (the tightness), states, sequence.  ``part`` as in :func:`comparison_rows`;
-    ``wc`` is the typed settings' ``worst_case``.
+    ``piece``: one of :func:`tightness_pieces` (that point's rows only; the pieces in order are
+    the whole table); ``wc`` is the typed settings' ``worst_case``.
     """
     from .worst_case_search import search_worst_regret, staircase_search
 
@@ -220,22 +245,31 @@ def tightness_rows(wc: WorstCase, part: str = "all") -> list[dict]:
     tight = wc.tightness
     width, evals = wc.tightness_width, wc.max_evals
     factors = [float(f) for f in tight["eta_factor"]]
+    if piece is not None and piece not in tightness_pieces(wc):
+        raise ValueError(f"piece must be one of {tightness_pieces(wc)}, got {piece!r}")
     rows = []
     for kind, pts in (("exact", tight["exact"]), ("search", tight["search"])):
         if part not in ("all", kind):
             continue
-        for p in pts:
+        for i, p in enumerate(pts):
             n = int(p["n"])
+            if piece is not None and piece != f"{kind}{i}-n{n}":
+                continue
             for T in p["T"]:
                 eta_p = theorem31_eta(n, int(T), fam, k)
-                for f in factors:
-                    kw: dict[str, Any] = {"family": fam, "k": k, "eta": f * eta_p}
-                    if kind == "exact":
-                        r = exact_worst_regret(n, int(T), max_states=cap, **kw)
-                    elif width > 0:
-                        r = search_worst_regret(n, int(T), width=width, max_evals=evals, **kw)
-                    else:
-                        r = staircase_search(n, int(T), max_evals=evals, **kw)
+                etas = [f * eta_p for f in factors]
+                if kind == "exact":  # one forward pass of the DP for every rate
+                    found = exact_worst_regrets(n, int(T), etas, family=fam, k=k, max_states=cap)
+                elif width > 0:
+                    found = [
+                        search_worst_regret(n, int(T), family=fam, k=k, eta=e, width=width, max_evals=evals)
+                        for e in etas
+                    ]
+                else:
+                    found = [
+                        staircase_search(n, int(T), family=fam, k=k, eta=e, max_evals=evals) for e in etas
+                    ]
+                for f, r in zip(factors, found, strict=True):
                     rows.append(
                         {
                             "family": fam,

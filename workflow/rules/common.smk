@@ -10,7 +10,7 @@ from onlinerank.table_schemas import STAGES
 from onlinerank.config import group_digest, section_digest
 from onlinerank.provenance import config_digest
 from onlinerank.pipeline import code_inputs, module_file
-from onlinerank.table_schemas import BUILT_TABLES, TABLE_STAGE
+from onlinerank.table_schemas import BUILT_TABLES, TABLE_STAGE, table_pieces
 
 # filled in by the schema's defaults: figures_dir is "{results_dir}/figures" unless the config
 # names it (only the default tier names the tracked figures/)
@@ -92,8 +92,15 @@ def mutations_code():
     return code_inputs(os.path.join(SCRIPTS, "mutations.py"), *mutants, *modules, root=workflow.basedir)
 
 
+def piece_files(table):
+    """The files of a table's pieces (:func:`onlinerank.table_schemas.table_pieces`), in row order;
+    none for a table made by one job."""
+    return [f"{RES}/tables/pieces/{table}/{p}.csv" for p in table_pieces(table, SETTINGS)]
+
+
 wildcard_constraints:
     cell=r"[^/]+/[^/]+(/[^/]+)*",
+    piece=r"[^/]+",
     block=r"\d+",
     stage="|".join(STAGES),
     table="|".join(BUILT_TABLES),

@@ -6,6 +6,8 @@
 rule table:
     input:
         code=lambda wc: code("table.py", BUILT_TABLES[wc.table].module),
+        # a table made in pieces (its schema's `pieces`) is their rows in order: pooled here
+        pieces=lambda wc: piece_files(wc.table),
     output:
         f"{RES}/tables/{{table}}.csv",
     log:
@@ -21,6 +23,23 @@ rule table:
     threads: lambda wc: 2 if wc.table == "runtime" else 1
     resources:
         slurm_extra=lambda wc: "'--exclusive'" if wc.table == "runtime" else "",
+    params:
+        spec=lambda wc: section_digest(config, *BUILT_TABLES[wc.table].keys),
+    script:
+        "../scripts/table.py"
+
+
+# One independent piece of a table made by several jobs (the worst-case tables: a point of the
+# tightness grid, a learner of the comparison), so that no long table job runs alone.
+rule table_piece:
+    input:
+        code=lambda wc: code("table.py", BUILT_TABLES[wc.table].module),
+    output:
+        f"{RES}/tables/pieces/{{table}}/{{piece}}.csv",
+    log:
+        f"{RES}/logs/table_{{table}}/{{piece}}.log",
+    conda:
+        "../../environment.yml"
     params:
         spec=lambda wc: section_digest(config, *BUILT_TABLES[wc.table].keys),
     script:

@@ -1,4 +1,5 @@
-"""Write one table computed from the config alone (its builder: onlinerank.table_schemas.SCHEMAS)."""
+"""Write one table computed from the config alone (its builder: onlinerank.table_schemas.SCHEMAS),
+one piece of it (rule table_piece), or the table from its pieces."""
 
 import os
 
@@ -9,15 +10,21 @@ if snakemake.wildcards.table == "runtime":
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = "1"
 
-from onlinerank.io import write_csv  # noqa: E402
+from onlinerank.io import atomic_write_text, concat_csv, write_csv  # noqa: E402
 from onlinerank.pipeline import run  # noqa: E402
 from onlinerank.table_schemas import make_table  # noqa: E402
 
 
 def main(log):
-    rows = make_table(snakemake.wildcards.table, snakemake.config)
+    table, piece = snakemake.wildcards.table, snakemake.wildcards.get("piece")
+    pieces = list(snakemake.input.get("pieces", []))
+    if pieces:  # a table made in pieces: their rows in order
+        atomic_write_text(snakemake.output[0], concat_csv(pieces))
+        log.info("%s: pooled %d pieces", table, len(pieces))
+        return
+    rows = make_table(table, snakemake.config, piece=piece)
     write_csv(snakemake.output[0], rows)
-    log.info("%s: %d rows", snakemake.wildcards.table, len(rows))
+    log.info("%s%s: %d rows", table, f" piece {piece}" if piece else "", len(rows))
 
 
 run(snakemake, main)

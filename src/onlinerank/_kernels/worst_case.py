@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["binomial_table", "successor_keys", "successor_states"]
+__all__ = ["binomial_table", "staircase_rows", "successor_keys", "successor_states"]
 
 
 def binomial_table(top: int, n: int) -> np.ndarray:
@@ -92,3 +92,40 @@ def successor_states(X, acts, flat, labelled, out):
         _canon(X[i], acts[a], labelled, y)
         for j in range(n):
             out[r, j] = y[j]
+
+
+@njit(cache=True)
+def staircase_rows(n, k, ends, out):
+    """The staircase sequences of :func:`onlinerank.worst_case_search.staircase_sequences` (the
+    shape of theory §3.4's DP argmax): ``out[r, t]`` (int8, zeroed by the caller) gets the round's
+    ``k`` chosen items, given the cumulative phase ends ``ends[r]``.  In round t the active items
+    are the ``m = n - #{phases ended by t}`` first in the order (score decreasing, id increasing)
+    and the chosen ones the ``k`` active items first in the order (score increasing, id
+    increasing): both orders are strict, so counting ranks gives the reference's stable sorts."""
+    R, T = out.shape[0], out.shape[1]
+    P = ends.shape[1]
+    S = np.zeros(n, dtype=np.int64)
+    active = np.zeros(n, dtype=np.bool_)
+    for r in range(R):
+        S[:] = 0
+        for t in range(T):
+            m = n
+            for p in range(P):
+                if ends[r, p] <= t:
+                    m -= 1
+            for u in range(n):  # rank of u by (-S, id): items before it
+                before = 0
+                for v in range(n):
+                    if S[v] > S[u] or (S[v] == S[u] and v < u):
+                        before += 1
+                active[u] = before < m
+            for _ in range(k):  # the active item with the smallest (S, id), k times
+                best = -1
+                for u in range(n):
+                    if active[u] and (best < 0 or S[u] < S[best]):
+                        best = u
+                active[best] = False
+                out[r, t, best] = 1
+            for u in range(n):  # scores move after the round's choice
+                if out[r, t, u]:
+                    S[u] += 1

@@ -32,6 +32,10 @@ hook                               default                          override to
                                    engine's per-item arrays)        them (e.g. (n, n) temporaries)
 ``learner_independent``            ``False``                        declare an i.i.d. sequence that
                                                                     ignores the learner (controls)
+``pair_difference_law(game)``      ``None`` (no closed form)        give the exact law of
+                                                                    ``s_t(u) - s_t(v)`` of such a
+                                                                    sequence: its cells are then
+                                                                    computed, not simulated
 ``roles``                          ``frozenset()``                  declare the parts it plays in the
                                                                     claims (:data:`ROLES`)
 =================================  ===============================  ==================================
@@ -43,7 +47,8 @@ module: the command line and the claims ask these hooks and never match adversar
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any, ClassVar, Protocol, cast
 
 import numpy as np
@@ -234,6 +239,16 @@ class Adversary:
         (:func:`pair_block_bytes`).  The command line refuses a run whose estimate
         (:func:`onlinerank.cli.estimate_memory`) exceeds the available memory."""
         return 0
+
+    def pair_difference_law(self, game: Game) -> Mapping[int, Fraction] | None:
+        """The exact law ``{d: P(s_t(u) - s_t(v) = d)}`` of the feedback difference of a pair,
+        for an adversary whose rounds are i.i.d., independent of the learner, with exchangeable
+        items (the same law for every pair ``u != v``; ``learner_independent`` must be True), in
+        ``game``; ``None`` (default) when it has none.  With a law, every learner's expected loss
+        and regret at every round are closed forms (theory §4.6, :mod:`onlinerank.iid_regret`):
+        the pipeline computes such cells instead of simulating them (unless the experiment says
+        ``closed_form: false``)."""
+        return None
 
     def checkpoint_metrics(self, learner: LearnerView) -> dict[str, np.ndarray]:
         """Extra metrics ``name -> (R,)`` recorded at every checkpoint, after the checkpoint

@@ -6,6 +6,7 @@ n // 2; spearman: a uniform random ranking (s = -sigma).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import cast
 
 import numpy as np
@@ -41,6 +42,20 @@ class UniformAdversary(Adversary):
         else:  # spearman: sigma[u] = position of u
             draw = lambda g, c: g.permuted(np.tile(np.arange(1, n + 1), (c, 1)), axis=1)  # noqa: E731
         self.draws = ChunkedDraws(rngs, draw, chunk)
+
+    def pair_difference_law(self, game: Game) -> dict[int, Fraction] | None:
+        """``s(u) - s(v)`` for a uniform c-subset (c = 1, k or n // 2): +1 and -1 with probability
+        ``q = c(n-c)/(n(n-1))`` each (theory §4.1); for a uniform ranking (Spearman, ``s = -sigma``)
+        the difference of two distinct uniform positions, ``P(d) = (n - |d|)/(n(n-1))`` for
+        ``0 < |d| < n`` (theory §4.6)."""
+        n = game.n
+        c = game.chosen
+        if game.family == "spearman":
+            return {d: Fraction(n - abs(d), n * (n - 1)) for d in range(1 - n, n) if d}
+        if c is None:  # not a family of this adversary
+            return None
+        q = Fraction(c * (n - c), n * (n - 1))
+        return {-1: q, 0: 1 - 2 * q, 1: q}
 
     def feedback(self, t: int, learner: LearnerView) -> Feedback:
         return self._feedback(self.draws.next())

@@ -24,6 +24,8 @@ __all__ = [
     "cell_inputs",
     "ratio_cells",
     "deterministic_method",
+    "CLOSED_FORM_METHOD",
+    "is_closed_form",
     "control_reason",
     "sampler_twins",
     "plays_role",
@@ -100,8 +102,22 @@ def cell_label(r: dict) -> str:
 
 
 def deterministic_method(reps: int) -> str:
-    """The method text of a cell whose replicates are all equal (a zero-width interval)."""
+    """The method text of a cell whose replicates are all equal (a zero-width interval), or of a
+    closed-form cell (no replicates, theory §4.6)."""
+    if reps == 0:
+        return CLOSED_FORM_METHOD
     return f"exact (deterministic: all {reps} replicates equal)"
+
+
+#: the method of a cell computed from the adversary's closed form (theory §4.6): a row of a
+#: simulation table with ``sem`` 0 and no replicates
+CLOSED_FORM_METHOD = "exact (closed form over the adversary's i.i.d. sequence, theory §4.6; no sampling)"
+
+
+def is_closed_form(r: dict) -> bool:
+    """Whether a simulation-table row was computed from a closed form (theory §4.6) rather than
+    simulated: a finite mean with no replicates."""
+    return r["reps"] == 0 and math.isfinite(r["mean"])
 
 
 def control_reason(ctx: Context, r: dict, twins: dict | None = None) -> str:
