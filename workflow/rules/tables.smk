@@ -10,6 +10,8 @@ rule table:
         f"{RES}/tables/{{table}}.csv",
     log:
         f"{RES}/logs/table_{{table}}.log",
+    benchmark:
+        benchmark_path(RES, "table", "{table}")
     conda:
         "../../environment.yml"
     # wall-clock timings want the machine (capped by --cores) or, on SLURM, the node to themselves
@@ -42,6 +44,8 @@ rule bound_comparison_md:
         f"{FIG}/bound_comparison.md",
     log:
         f"{RES}/logs/bound_comparison_md.log",
+    benchmark:
+        benchmark_path(RES, "bound_comparison_md")
     conda:
         "../../environment.yml"
     script:

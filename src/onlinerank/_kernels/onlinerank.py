@@ -43,6 +43,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..seeding import GOLDEN as _GOLDEN
+from . import compile_once
 from .feedback import _heapsort_pairs, _possum
 from .streams import _mix, _round_seed
 
@@ -936,3 +937,6 @@ def _play_items_rows(
                 loss[r] += np.float64(ps) - comb
             _add_items_row(S, eta, w, shift, wmode, hv, hc, hd, maxd, it, r)
     return ok
+
+
+compile_once(globals())

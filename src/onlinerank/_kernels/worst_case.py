@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import compile_once
+
 __all__ = ["binomial_table", "successor_keys", "successor_states"]
 
 
@@ -92,3 +94,6 @@ def successor_states(X, acts, flat, labelled, out):
         _canon(X[i], acts[a], labelled, y)
         for j in range(n):
             out[r, j] = y[j]
+
+
+compile_once(globals())

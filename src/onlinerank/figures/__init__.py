@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,6 +34,7 @@ __all__ = [
     "plot_function",
     "claim_figures",
     "check_catalog",
+    "figure_batches",
     "read_figure_table",
 ]
 
@@ -109,6 +110,25 @@ def check_catalog(claims: Collection[str], tables: Collection[str]) -> None:
         for t in spec.tables:
             if t != CLAIMS_TABLE and t not in tables:
                 raise ValueError(f"figure {name!r} reads table {t!r}, which no step makes")
+
+
+def figure_batches(names: Iterable[str]) -> dict[str, list[str]]:
+    """The figures ``names`` in the batches a run of the pipeline draws together, one job and one
+    process each (the interpreter, the package and matplotlib loaded once per batch, not per
+    figure): ``simulations``, the figures that read a simulation table (``sim_<stage>``);
+    ``tables``, those that read only tables computed from the config; ``claims``, those that read
+    the claims document, made last.  Each batch can start as soon as its own tables exist; empty
+    batches are left out, names keep their order."""
+    batches: dict[str, list[str]] = {"simulations": [], "tables": [], "claims": []}
+    for name in names:
+        tables = FIGURES[name].tables
+        if CLAIMS_TABLE in tables:
+            batches["claims"].append(name)
+        elif any(t.startswith("sim_") for t in tables):
+            batches["simulations"].append(name)
+        else:
+            batches["tables"].append(name)
+    return {batch: members for batch, members in batches.items() if members}
 
 
 def read_figure_table(path: str | Path) -> list[dict]:
