@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -48,9 +49,13 @@ def test_run_ends_with_the_verdict_summary_and_what_changed(smoke_run, tmp_path)
     shutil.copytree(smoke_run, repo, symlinks=True)
     p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "1", "--forcerun", "manifest")
     assert p.returncode == 0, p.stderr[-3000:]
-    tail = p.stderr.strip().splitlines()[-6:]
-    assert any(line.startswith("Claims of the paper:") and "PASS" in line for line in tail), tail
-    assert "Changed since the previous run: none" in tail, tail
+    tail = p.stderr.strip().splitlines()[-9:]
+    assert any(line.startswith("Claims of the paper:") and "PASS" in line for line in tail[-6:]), tail
+    assert "Changed since the previous run: none" in tail[-6:], tail
+    # before them, the time of this run's one job (from its benchmark file)
+    step = next(line for line in tail if line.startswith("Time by step:"))
+    assert re.fullmatch(r"Time by step: 1 job, (\d+) job-seconds: manifest \1 s", step), step
+    assert tail[tail.index(step) + 1].startswith("Longest job: manifest ")
 
 
 def test_exit_status_is_0_whatever_the_verdicts_unless_strict_and_a_claim_fails(smoke_run, tmp_path):
@@ -107,22 +112,20 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, tmp_path):
             path.write_bytes(text)
             os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
 
-    # a figure module: that figure only (and the manifest that hashes it)
-    assert edited("src/onlinerank/figures/exponents.py") == {"figure": 1, "manifest": 1, "all": 1}
+    # a figure module: the job of that figure's batch only (and the manifest that hashes it)
+    assert edited("src/onlinerank/figures/exponents.py") == {"figures_claims": 1, "manifest": 1, "all": 1}
     # a leaf module: the tables made from it (the DP's, and the comparison and tightness tables of
     # worst_case_tables.py, which imports it) and what reads them; no simulation, no other table
     jobs = edited("src/onlinerank/worst_case.py")
     assert jobs.get("table") == 3 and jobs.get("claims") == 1
     assert "simulate" not in jobs and "aggregate" not in jobs
     # the claims package: the claims step, the mutations table (it evaluates claims with the same
-    # builders) and what reads them (the figures of the catalog that read the claims document),
+    # builders) and what reads them (the job of the figures that read the claims document),
     # nothing upstream
-    from onlinerank.figures import CLAIMS_TABLE, FIGURES
-
     assert edited("src/onlinerank/claims/lower.py") == {
         "mutations": 1,
         "claims": 1,
-        "figure": sum(CLAIMS_TABLE in spec.tables for spec in FIGURES.values()),
+        "figures_claims": 1,
         "manifest": 1,
         "all": 1,
     }

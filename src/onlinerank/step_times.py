@@ -64,7 +64,8 @@ def time_lines(records: Iterable[tuple[str, str, float]], longest: int = 5) -> l
         for rule, v in sorted(by_rule.items(), key=lambda kv: (-sum(kv[1]), kv[0]))
     )
     top = ", ".join(f"{rule}{' ' + job if job else ''} {s:.1f} s" for rule, job, s in records[:longest])
+    jobs = f"{len(records)} job{'s' if len(records) > 1 else ''}"
     return [
-        f"Time by step: {len(records)} jobs, {total:.0f} job-seconds: {steps}",
-        f"Longest jobs: {top}",
+        f"Time by step: {jobs}, {total:.0f} job-seconds: {steps}",
+        f"Longest job{'s' if len(records) > 1 else ''}: {top}",
     ]

@@ -65,7 +65,7 @@ def figure_code(names):
 def figure_caption_file(name):
     """The caption of figure ``name`` in the HTML report, written by the figure's job (the
     report reads a caption from a file, one per figure of a batch)."""
-    return os.path.abspath(f"{RES}/report/figures/{name}.rst")
+    return f"{RES}/report/figures/{name}.rst"
 
 
 def figure_caption(name):
@@ -84,7 +84,8 @@ def figure_png(name):
     claim = FIGURES[name].claims[0]
     return report(
         f"{FIG}/{name}.png",
-        caption=figure_caption_file(name),
+        # absolute: Snakemake reads a relative caption path from the rule file's folder
+        caption=os.path.abspath(figure_caption_file(name)),
         category=SECTION_TITLE[REGISTRY[claim].section],
         subcategory=claim_title(claim),
     )

@@ -130,6 +130,11 @@ def _lock_fd() -> int | None:
     return _LOCK_FD[0]
 
 
+def _lock_byte(name: str) -> int:
+    """The byte of :data:`COMPILE_LOCK` that kernel ``name`` locks (32 bits of its name's hash)."""
+    return int(hashlib.sha256(name.encode()).hexdigest()[:8], 16)
+
+
 @contextlib.contextmanager
 def kernel_lock(name: str) -> Iterator[None]:
     """Hold kernel ``name``'s lock: an exclusive POSIX lock on one byte of :data:`COMPILE_LOCK`
@@ -139,7 +144,7 @@ def kernel_lock(name: str) -> Iterator[None]:
     cannot be locked the block runs unlocked: numba's own behaviour."""
     with _THREADS:
         fd = _lock_fd()
-        byte = int(hashlib.sha256(name.encode()).hexdigest()[:8], 16)
+        byte = _lock_byte(name)
         locked = False
         if fd is not None and not _HELD.get(byte):
             try:

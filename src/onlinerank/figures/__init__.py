@@ -5,7 +5,7 @@ name, the tables it reads, the claims it supports, its caption) and its drawing
 ``plot_<name>(tables, config) -> matplotlib.figure.Figure``: pure, it reads the tables it is given
 (name -> list of rows) and the typed config (:class:`onlinerank.settings.Settings`, built by
 :func:`onlinerank.plotting.draw`), and writes nothing.  The modules are found by walking this
-package (:data:`FIGURES`), so a new figure is one new file; the pipeline's ``figure`` rule, the
+package (:data:`FIGURES`), so a new figure is one new file; the pipeline's figure jobs, the
 claims report (a claim's figures, :func:`claim_figures`), the docs' figure catalog and the tests
 all read the catalog.  Importing it imports neither matplotlib nor the simulation engine: a figure
 module imports what it draws with inside its plot function.
