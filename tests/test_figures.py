@@ -496,19 +496,19 @@ def test_a_figure_drawn_after_others_in_one_process_is_the_figure_drawn_alone(ta
     from onlinerank.io import write_csv
     from onlinerank.plotting import draw_figures
 
-    names = ["lower_normalized", "lower_sandwich"]  # both read lower_curves
+    names = ["spearman_vs_n", "spearman_correlation"]  # both read sim_spearman
     paths = {}
     for t in sorted({t for f in names for t in F.FIGURES[f].tables}):
         paths[t] = str(tmp_path / f"{t}.csv")
         write_csv(paths[t], tables[t])
     batch = {f: (str(tmp_path / f"batch_{f}.png"), str(tmp_path / f"batch_{f}.pdf")) for f in names}
     draw_figures(names, paths, CONFIG, batch)
-    alone = {"lower_sandwich": [str(tmp_path / "alone.png"), str(tmp_path / "alone.pdf")]}
+    alone = {"spearman_correlation": [str(tmp_path / "alone.png"), str(tmp_path / "alone.pdf")]}
     subprocess.run(
-        [sys.executable, "-c", _DRAW_ALONE, json.dumps([["lower_sandwich"], paths, CONFIG, alone])],
+        [sys.executable, "-c", _DRAW_ALONE, json.dumps([["spearman_correlation"], paths, CONFIG, alone])],
         check=True,
         cwd=ROOT,
     )
-    for made, lone in zip(batch["lower_sandwich"], alone["lower_sandwich"], strict=True):
+    for made, lone in zip(batch["spearman_correlation"], alone["spearman_correlation"], strict=True):
         assert Path(made).read_bytes() == Path(lone).read_bytes(), made
-    assert Path(batch["lower_normalized"][0]).stat().st_size > 10_000
+    assert Path(batch["spearman_vs_n"][0]).stat().st_size > 10_000
