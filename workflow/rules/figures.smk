@@ -5,9 +5,10 @@
 #
 # A run draws its figures in a few jobs, one process each, so that the interpreter, the package
 # and matplotlib are loaded once per batch rather than once per figure (~0.7 s of CPU each): the
-# figures of the simulations, those of the tables computed from the config, and those that read
-# the claims document, made last (onlinerank.figures.figure_batches).  `--config figure=NAME`
-# (`make figure NAME=...`) makes that one figure and only what it reads, in a job of its own.
+# figures of each simulation stage (as soon as its table exists), those of the tables computed
+# from the config, and those that read the claims document, made last
+# (onlinerank.figures.figure_batches).  `--config figure=NAME` (`make figure NAME=...`) makes that
+# one figure and only what it reads, in a job of its own.
 
 from onlinerank.claims import REGISTRY
 from onlinerank.figures import CLAIMS_TABLE, FIGURES, check_catalog, figure_batches

@@ -115,20 +115,18 @@ def check_catalog(claims: Collection[str], tables: Collection[str]) -> None:
 def figure_batches(names: Iterable[str]) -> dict[str, list[str]]:
     """The figures ``names`` in the batches a run of the pipeline draws together, one job and one
     process each (the interpreter, the package and matplotlib loaded once per batch, not per
-    figure): ``simulations``, the figures that read a simulation table (``sim_<stage>``);
-    ``tables``, those that read only tables computed from the config; ``claims``, those that read
-    the claims document, made last.  Each batch can start as soon as its own tables exist; empty
-    batches are left out, names keep their order."""
-    batches: dict[str, list[str]] = {"simulations": [], "tables": [], "claims": []}
+    figure): the figures of each simulation stage (``upper``, ``lower``, ... : those that read its
+    table ``sim_<stage>``, the first such table a figure names), ``tables``, those that read only
+    tables computed from the config, and ``claims``, those that read the claims document, made
+    last.  Each batch can start as soon as its own tables exist.  Batches in the order of their
+    first figure, names in the given order."""
+    batches: dict[str, list[str]] = {}
     for name in names:
         tables = FIGURES[name].tables
-        if CLAIMS_TABLE in tables:
-            batches["claims"].append(name)
-        elif any(t.startswith("sim_") for t in tables):
-            batches["simulations"].append(name)
-        else:
-            batches["tables"].append(name)
-    return {batch: members for batch, members in batches.items() if members}
+        stages = [t.removeprefix("sim_") for t in tables if t.startswith("sim_")]
+        batch = "claims" if CLAIMS_TABLE in tables else stages[0] if stages else "tables"
+        batches.setdefault(batch, []).append(name)
+    return batches
 
 
 def read_figure_table(path: str | Path) -> list[dict]:
