@@ -58,15 +58,13 @@ smoke: $(VENV)/.installed-workflow            ## the tiny tier (writes results-s
 	@$(CHECK_LOCK) config/smoke.yaml
 	$(BIN)/snakemake --configfile config/smoke.yaml
 
-# `make figure NAME=regret_vs_T` makes one figure of the default tier (and only what it needs),
-# `make figure NAME=regret_vs_T CONFIG=config/smoke.yaml` the same figure of another tier, under
-# that tier's figures_dir.  The target comes before --configfile, which takes every word after it
-# as one more config file.
-FIGURE = $(if $(NAME),$(shell $(BIN)/python -m onlinerank.tiers figure-path $(CONFIG) $(NAME)))
+# `make figure NAME=regret_vs_T` makes one figure of the default tier (and only what it needs, the
+# figure in a job of its own: the run option `figure`), `make figure NAME=regret_vs_T
+# CONFIG=config/smoke.yaml` the same figure of another tier, under that tier's figures_dir.
 figure: $(VENV)/.installed-workflow           ## one figure: make figure NAME=regret_vs_T [CONFIG=config/smoke.yaml]
 	@$(BIN)/python -m onlinerank.tiers check-figure $(CONFIG) "$(NAME)"
 	@$(CHECK_LOCK) $(CONFIG)
-	$(BIN)/snakemake $(FIGURE) --configfile $(CONFIG)
+	$(BIN)/snakemake --configfile $(CONFIG) --config figure=$(NAME)
 
 unlock: $(VENV)/.installed-workflow           ## after an interrupted run: remove its lock (make unlock [CONFIG=...])
 	$(BIN)/snakemake --configfile $(CONFIG) --unlock

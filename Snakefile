@@ -7,6 +7,7 @@
 
 import os
 import sys
+import time
 
 from onlinerank.config import ConfigError
 from onlinerank.config import check_pipeline_sections
@@ -44,22 +45,21 @@ report: REPORT_INTRO
 
 # With a cluster executor (workflow/profiles/slurm) only the computing rules -- simulate and
 # table -- are submitted as jobs; these read a few small files and take about a second each,
-# less than a SLURM job's overhead (~6-7 s), so they run on the submitting host.
+# less than a SLURM job's overhead (~6-7 s), so they run on the submitting host (so do the
+# figure jobs: `localrule: True` in workflow/rules/figures.smk).
 localrules:
     aggregate,
     bound_comparison_md,
     claims,
     manifest,
-    figure,
     all,
 
 
 rule all:
     default_target: True
     input:
-        ALL_OUTPUTS,
-        rules.manifest.output,
+        DEFAULT_TARGETS,
 
 
 onsuccess:
-    claims_epilogue()
+    run_epilogue()

@@ -90,6 +90,14 @@ CASES = {
         _set(["runtime", "onlinerank_max_exponent"], 1.5),
         ["runtime.onlinerank_max_exponent", "unknown key"],
     ),
+    "unknown figure": (
+        _set(["figure"], "regret_vs_t"),
+        ["figure", "regret_vs_t", "did you mean 'regret_vs_T'?"],
+    ),
+    "figure of an absent section": (
+        lambda c: (c.pop("runtime"), c.update(figure="runtime")),
+        ["figure", "runtime", "reads runtime", "section absent"],
+    ),
     "partial draw not supported": (
         lambda c: c["runtime"].update(max_partial_sample_n={"onlinerank-pl": 10}),
         ["runtime.max_partial_sample_n.onlinerank-pl", "sample_first_step"],
@@ -165,6 +173,18 @@ def test_invalid_config_is_rejected_in_one_line_naming_the_key(case):
 def test_every_tier_is_valid():
     for name in ("config.yaml", "smoke.yaml", "stress.yaml"):
         check(yaml.safe_load((ROOT / "config" / name).read_text()))
+
+
+def test_the_run_option_figure_is_typed_and_left_out_of_the_config_digest():
+    """`--config figure=NAME` (make figure) chooses which outputs a run makes, not what they hold:
+    the typed settings carry it, the config digest (stamped on every figure) does not."""
+    from onlinerank.provenance import config_digest
+
+    plain, one = copy.deepcopy(SMOKE), copy.deepcopy(SMOKE)
+    one["figure"] = "lower_hc"
+    assert load_settings(one).figure == "lower_hc" and load_settings(plain).figure is None
+    assert config_digest(one) == config_digest(plain)
+    assert config_digest({**plain, "seed": plain["seed"] + 1}) != config_digest(plain)
 
 
 def test_only_seed_learners_and_adversaries_are_required():

@@ -117,6 +117,8 @@ def validate_config(config: dict) -> Settings:
     _validate_grids(config)
     if config.get("worst_case"):
         validate_worst_case(config["worst_case"], config["learners"])
+    if config.get("figure") is not None:
+        _validate_figure(config, config["figure"])
     from .claims import validate_registry
 
     try:
@@ -124,6 +126,22 @@ def validate_config(config: dict) -> Settings:
     except ValueError as e:
         raise ConfigError(str(e)) from None
     return settings
+
+
+def _validate_figure(config: dict, name: str) -> None:
+    """The run option ``figure``: a figure of the catalog whose tables this config makes."""
+    from .claims import stages_of
+    from .figures import CLAIMS_TABLE, FIGURES
+    from .table_schemas import TABLE_STAGE
+
+    if name not in FIGURES:
+        close = difflib.get_close_matches(name, sorted(FIGURES), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        _fail("figure", name, f"not a figure of the pipeline; {hint}known: {', '.join(sorted(FIGURES))}")
+    present = stages_of(config)
+    absent = [t for t in FIGURES[name].tables if t != CLAIMS_TABLE and TABLE_STAGE[t] not in present]
+    if absent:
+        _fail("figure", name, f"reads {', '.join(absent)}, which this config does not make (section absent)")
 
 
 def _validate_stage(config: dict, settings: Settings, stage: str) -> None:

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import ast
 import logging
+import os
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PACKAGE_DIR", "code_inputs", "module_file", "run"]
+__all__ = ["PACKAGE_DIR", "code_inputs", "module_file", "process_age", "run"]
 
 #: the directory of the installed package's sources
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -117,11 +119,25 @@ def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tu
     return sorted(show(p) for p in seen)
 
 
+def process_age() -> float | None:
+    """Seconds since this process started (from Linux's ``/proc``), or None where unknown: the
+    start-up a step's log reports."""
+    try:
+        with open("/proc/self/stat") as f:
+            start = int(f.read().rsplit(")", 1)[1].split()[19])  # field 22, starttime in clock ticks
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        return max(0.0, uptime - start / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def run(snakemake: Any, body: Callable[[logging.Logger], None]) -> None:
     """Run a step's ``body(log)`` with the rule's log file as the logger's destination, after
     typing the job's config (:func:`onlinerank.settings.pipeline_settings`: the ``Snakefile``
-    validated it); on an exception the traceback goes to the log file as well, then the step
-    fails."""
+    validated it); the log's first line is the job's start-up (seconds since the process started
+    and its CPU seconds so far), its last the step's own time; on an exception the traceback goes
+    to the log file as well, then the step fails."""
     log = logging.getLogger("onlinerank")
     log.setLevel(logging.INFO)
     path = snakemake.log[0] if len(snakemake.log) else None
@@ -132,7 +148,15 @@ def run(snakemake: Any, body: Callable[[logging.Logger], None]) -> None:
         from .settings import pipeline_settings
 
         pipeline_settings(snakemake.config)  # the config the Snakefile validated, typed once
+        age, cpu = process_age(), time.process_time()
+        log.info(
+            "start-up %s%.2f s CPU (interpreter, Snakemake's script preamble, imports)",
+            "" if age is None else f"{age:.2f} s, ",
+            cpu,
+        )
+        t0 = time.perf_counter()
         body(log)
+        log.info("step %.2f s, %.2f s CPU", time.perf_counter() - t0, time.process_time() - cpu)
     except BaseException:
         log.error("step failed:\n%s", traceback.format_exc())
         raise

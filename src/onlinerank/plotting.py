@@ -6,7 +6,7 @@ import contextlib
 import os
 import re
 import textwrap
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -34,6 +34,7 @@ __all__ = [
     "figure_context",
     "figure_tables",
     "finish",
+    "draw_figures",
 ]
 
 
@@ -158,6 +159,42 @@ def finish(fig: Figure, snakemake: Any, digest: str, commit: str) -> None:
     """Stamp and save a figure to the rule's ``png`` and ``pdf`` outputs."""
     stamp(fig, digest, commit)
     save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+
+
+def draw_figures(
+    names: Iterable[str],
+    table_paths: Mapping[str, str],
+    config: Settings | Mapping,
+    outputs: Mapping[str, tuple[str, str]],
+    log: Any = None,
+) -> None:
+    """Figures ``names`` of the catalog drawn one after the other in this process (a figure job of
+    the pipeline draws a batch, :func:`onlinerank.figures.figure_batches`), each from its tables
+    (``table_paths``: table name -> file, each file read once and every figure given its own copy
+    of the rows, so that a figure is the same whatever was drawn before it), in the shared style,
+    stamped with the config digest and the commit and saved to its ``(png, pdf)`` in ``outputs``.
+    ``log`` (a logger) gets one line per figure.  Theory: see each figure's caption."""
+    import time
+
+    from .figures import FIGURES, read_figure_table
+    from .provenance import config_digest, git_commit
+    from .settings import _thawed, as_settings
+
+    settings = as_settings(config)
+    digest, commit = config_digest(_thawed(settings.config)), git_commit()
+    read: dict[str, list[dict]] = {}
+    for name in names:
+        t0 = time.perf_counter()
+        for t in FIGURES[name].tables:
+            if t not in read:
+                read[t] = read_figure_table(table_paths[t])
+        tables = {t: [dict(row) for row in read[t]] for t in FIGURES[name].tables}
+        fig = draw(name, tables, settings)
+        with style():  # the saving settings (resolution, PDF compression) are part of the style
+            stamp(fig, digest, commit)
+            save_figure(fig, *outputs[name])
+        if log is not None:
+            log.info("figure %s in %.2f s from %s", name, time.perf_counter() - t0, ", ".join(tables))
 
 
 class _LearnerColors(Mapping[str, str]):

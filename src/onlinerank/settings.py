@@ -220,6 +220,8 @@ class Settings:
     bound_comparison: BoundComparison | None
     claims: ClaimSettings
     strict: bool
+    #: the one figure a run makes (``--config figure=NAME``, ``make figure``); None: every output
+    figure: str | None
     config: Mapping[str, Any]
 
     def learner(self, label: str) -> dict:
@@ -338,6 +340,7 @@ def _typed(config: Mapping) -> Settings:
             exponent_tolerance=float(claims["exponent_tolerance"]),
         ),
         strict=config["strict"] in (True, "true"),
+        figure=config.get("figure"),
         config=_frozen(config),
     )
 
@@ -347,9 +350,9 @@ _BUILT: dict[str, Settings] = {}
 
 
 def _key(config: Mapping) -> str:
-    from .provenance import config_digest
+    from .provenance import RUN_OPTIONS, config_digest
 
-    return config_digest(dict(config)) + repr(config.get("strict"))
+    return config_digest(dict(config)) + repr([config.get(k) for k in RUN_OPTIONS])
 
 
 def as_settings(config: Settings | Mapping) -> Settings:

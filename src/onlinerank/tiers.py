@@ -1,6 +1,6 @@
-"""What the Makefile asks about a tier before it starts Snakemake: the path of one figure
-(``make figure``) and whether a stale Snakemake lock would stop the run (``make figures``,
-``make smoke``, ``make figure``).
+"""What the Makefile asks about a tier before it starts Snakemake: whether a figure name is one of
+the pipeline's (``make figure``) and whether a stale Snakemake lock would stop the run
+(``make figures``, ``make smoke``, ``make figure``).
 
 A run that is interrupted (Ctrl-C twice, a killed terminal, a lost session) leaves its lock files
 in ``.snakemake/locks/``; the next run that touches the same files stops with Snakemake's
@@ -10,7 +10,6 @@ lock is stale only when no Snakemake process works in the directory, and a proce
 host of a shared file system (a cluster's login nodes) is invisible from here, so removing the
 lock is left to the user, who knows.
 
-``python -m onlinerank.tiers figure-path CONFIG NAME`` prints the figure's path,
 ``python -m onlinerank.tiers check-figure CONFIG NAME`` refuses an unknown figure name and
 ``python -m onlinerank.tiers check-lock CONFIG`` exits 1 with the line when a lock stands in the way.
 """
@@ -23,7 +22,6 @@ import sys
 from pathlib import Path
 
 __all__ = [
-    "figure_path",
     "figure_names",
     "tier_config",
     "snakemake_locks",
@@ -34,13 +32,6 @@ __all__ = [
 
 #: the repository (default tier) of this checkout
 REPO = Path(__file__).resolve().parents[2]
-
-
-def figure_path(config: str | os.PathLike, name: str) -> str:
-    """The PNG of figure ``name`` of the tier ``config`` (under its resolved ``figures_dir``)."""
-    from .config import output_dirs
-
-    return f"{output_dirs(config)[1].rstrip('/')}/{name}.png"
 
 
 def figure_names() -> list[str]:
@@ -155,13 +146,10 @@ def lock_problem(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``figure-path CONFIG NAME`` | ``check-figure CONFIG NAME`` | ``check-lock CONFIG``."""
+    """``check-figure CONFIG NAME`` | ``check-lock CONFIG``."""
     args = sys.argv[1:] if argv is None else argv
-    usage = (
-        "usage: python -m onlinerank.tiers figure-path CONFIG NAME | check-figure CONFIG NAME "
-        "| check-lock CONFIG"
-    )
-    if not args or args[0] not in ("figure-path", "check-figure", "check-lock"):
+    usage = "usage: python -m onlinerank.tiers check-figure CONFIG NAME | check-lock CONFIG"
+    if not args or args[0] not in ("check-figure", "check-lock"):
         print(usage, file=sys.stderr)
         return 2
     cmd, rest = args[0], args[1:]
@@ -179,9 +167,6 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, OSError, ValueError) as e:
         print(f"onlinerank: CONFIG={config}: {e}", file=sys.stderr)
         return 2
-    if cmd == "figure-path":
-        print(figure_path(config, rest[1]))
-        return 0
     if cmd == "check-figure":
         name, names = rest[1], figure_names()
         if name in names:

@@ -22,6 +22,8 @@ rule mutations:
         f"{RES}/tables/mutations.csv",
     log:
         f"{RES}/logs/mutations.log",
+    benchmark:
+        benchmark_path(RES, "mutations")
     conda:
         "../../environment.yml"
     params:
@@ -48,6 +50,8 @@ rule claims:
         intro=f"{RES}/report/workflow.rst",
     log:
         f"{RES}/logs/claims.log",
+    benchmark:
+        benchmark_path(RES, "claims")
     conda:
         "../../environment.yml"
     params:

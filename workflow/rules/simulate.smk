@@ -8,6 +8,8 @@ rule simulate:
         f"{RES}/sim/{{cell}}/b{{block}}.npz",
     log:
         f"{RES}/logs/sim/{{cell}}/b{{block}}.log",
+    benchmark:
+        benchmark_path(RES, "simulate", "{cell}/b{block}")
     conda:
         "../../environment.yml"
     params:
@@ -24,6 +26,8 @@ rule aggregate:
         f"{RES}/tables/sim_{{stage}}.csv",
     log:
         f"{RES}/logs/aggregate_{{stage}}.log",
+    benchmark:
+        benchmark_path(RES, "aggregate", "{stage}")
     conda:
         "../../environment.yml"
     params:

@@ -12,6 +12,8 @@ rule table:
         f"{RES}/tables/{{table}}.csv",
     log:
         f"{RES}/logs/table_{{table}}.log",
+    benchmark:
+        benchmark_path(RES, "table", "{table}")
     # with a cluster executor the table jobs go as one group job (workflow/profiles/slurm sets its
     # size), all but the timing table, which asks for the node to itself (slurm_extra below): the
     # members of a group job must ask for the same slurm_extra
@@ -38,6 +40,8 @@ rule table_piece:
         f"{RES}/tables/pieces/{{table}}/{{piece}}.csv",
     log:
         f"{RES}/logs/table_{{table}}/{{piece}}.log",
+    benchmark:
+        benchmark_path(RES, "table_piece", "{table}/{piece}")
     conda:
         "../../environment.yml"
     params:
@@ -66,6 +70,8 @@ rule bound_comparison_md:
         f"{FIG}/bound_comparison.md",
     log:
         f"{RES}/logs/bound_comparison_md.log",
+    benchmark:
+        benchmark_path(RES, "bound_comparison_md")
     conda:
         "../../environment.yml"
     script:

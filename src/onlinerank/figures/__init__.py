@@ -5,7 +5,7 @@ name, the tables it reads, the claims it supports, its caption) and its drawing
 ``plot_<name>(tables, config) -> matplotlib.figure.Figure``: pure, it reads the tables it is given
 (name -> list of rows) and the typed config (:class:`onlinerank.settings.Settings`, built by
 :func:`onlinerank.plotting.draw`), and writes nothing.  The modules are found by walking this
-package (:data:`FIGURES`), so a new figure is one new file; the pipeline's ``figure`` rule, the
+package (:data:`FIGURES`), so a new figure is one new file; the pipeline's figure jobs, the
 claims report (a claim's figures, :func:`claim_figures`), the docs' figure catalog and the tests
 all read the catalog.  Importing it imports neither matplotlib nor the simulation engine: a figure
 module imports what it draws with inside its plot function.
@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,6 +34,7 @@ __all__ = [
     "plot_function",
     "claim_figures",
     "check_catalog",
+    "figure_batches",
     "read_figure_table",
 ]
 
@@ -109,6 +110,23 @@ def check_catalog(claims: Collection[str], tables: Collection[str]) -> None:
         for t in spec.tables:
             if t != CLAIMS_TABLE and t not in tables:
                 raise ValueError(f"figure {name!r} reads table {t!r}, which no step makes")
+
+
+def figure_batches(names: Iterable[str]) -> dict[str, list[str]]:
+    """The figures ``names`` in the batches a run of the pipeline draws together, one job and one
+    process each (the interpreter, the package and matplotlib loaded once per batch, not per
+    figure): the figures of each simulation stage (``upper``, ``lower``, ... : those that read its
+    table ``sim_<stage>``, the first such table a figure names), ``tables``, those that read only
+    tables computed from the config, and ``claims``, those that read the claims document, made
+    last.  Each batch can start as soon as its own tables exist.  Batches in the order of their
+    first figure, names in the given order."""
+    batches: dict[str, list[str]] = {}
+    for name in names:
+        tables = FIGURES[name].tables
+        stages = [t.removeprefix("sim_") for t in tables if t.startswith("sim_")]
+        batch = "claims" if CLAIMS_TABLE in tables else stages[0] if stages else "tables"
+        batches.setdefault(batch, []).append(name)
+    return batches
 
 
 def read_figure_table(path: str | Path) -> list[dict]:
