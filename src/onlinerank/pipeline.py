@@ -5,7 +5,8 @@ Snakemake sees neither Python imports nor the config.  :func:`code_inputs` lists
 modules a step really imports (the transitive closure of the ``import`` statements of its script
 or modules, found statically), so editing a module reruns exactly the steps that use it, and
 adding a plug-in module reruns nothing that does not import it.  :func:`run` executes a step's
-body with its log file receiving every message and, on failure, the traceback.
+body with its log file receiving every message and, on failure, the traceback;
+:func:`job_settings` is how a step's script gets its settings.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PACKAGE_DIR", "code_inputs", "module_file", "run"]
+from .settings import Settings, typed_settings
+
+__all__ = ["PACKAGE_DIR", "code_inputs", "module_file", "job_settings", "run"]
 
 #: the directory of the installed package's sources
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -117,11 +120,17 @@ def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tu
     return sorted(show(p) for p in seen)
 
 
+def job_settings(snakemake: Any) -> Settings:
+    """The settings of a pipeline job: its ``snakemake.config``, which the ``Snakefile`` validated
+    and filled (:func:`onlinerank.config.load_settings`) before any job ran, typed directly
+    (:func:`onlinerank.settings.typed_settings`, no second validation).  The one way a step's
+    script gets its settings."""
+    return typed_settings(snakemake.config)
+
+
 def run(snakemake: Any, body: Callable[[logging.Logger], None]) -> None:
-    """Run a step's ``body(log)`` with the rule's log file as the logger's destination, after
-    typing the job's config (:func:`onlinerank.settings.pipeline_settings`: the ``Snakefile``
-    validated it); on an exception the traceback goes to the log file as well, then the step
-    fails."""
+    """Run a step's ``body(log)`` with the rule's log file as the logger's destination; on an
+    exception the traceback goes to the log file as well, then the step fails."""
     log = logging.getLogger("onlinerank")
     log.setLevel(logging.INFO)
     path = snakemake.log[0] if len(snakemake.log) else None
@@ -129,9 +138,6 @@ def run(snakemake: Any, body: Callable[[logging.Logger], None]) -> None:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     try:
-        from .settings import pipeline_settings
-
-        pipeline_settings(snakemake.config)  # the config the Snakefile validated, typed once
         body(log)
     except BaseException:
         log.error("step failed:\n%s", traceback.format_exc())

@@ -91,11 +91,9 @@ def style() -> contextlib.AbstractContextManager:
     return matplotlib.rc_context(cast(Any, STYLE))
 
 
-def draw(name: str, tables: Mapping[str, list[dict]], config: Settings | Mapping, **options: Any) -> Figure:
+def draw(name: str, tables: Mapping[str, list[dict]], settings: Settings, **options: Any) -> Figure:
     """Figure ``name`` of the catalog (:data:`onlinerank.figures.FIGURES`) drawn from ``tables``
-    (name -> rows) and the typed settings of ``config`` (:func:`onlinerank.settings.as_settings`:
-    in a job, the object ``onlinerank.pipeline.run`` already built) in the project's style
-    (:func:`style`); pure (no file is written,
+    (name -> rows) and ``settings`` in the project's style (:func:`style`); pure (no file is written,
     no pyplot figure is left open).  It lives here, not in the catalog, so that reading the catalog
     (the claims do) does not depend on the drawing code.  Theory: see the figure's caption."""
     from .figures import FIGURES, plot_function
@@ -103,10 +101,7 @@ def draw(name: str, tables: Mapping[str, list[dict]], config: Settings | Mapping
     missing = [t for t in FIGURES[name].tables if t not in tables] if name in FIGURES else []
     if missing:
         raise KeyError(f"figure {name!r} needs the table(s) {', '.join(missing)}")
-    from .settings import as_settings
-
     plot = plot_function(name)
-    settings = as_settings(config)
     with style():
         return plot(dict(tables), settings, **options)
 
@@ -136,11 +131,13 @@ def save_figure(fig: Figure, *paths: str | os.PathLike) -> None:
 
 
 def figure_context(snakemake: Any) -> tuple[str, str]:
-    """Common start of a figure script: style, config digest and commit for the stamp."""
+    """Common start of a figure script: style, config digest (of the job's settings,
+    :func:`onlinerank.pipeline.job_settings`) and commit for the stamp."""
+    from .pipeline import job_settings
     from .provenance import config_digest, git_commit
 
     use_style()
-    return config_digest(snakemake.config), git_commit()
+    return config_digest(job_settings(snakemake).as_config()), git_commit()
 
 
 def figure_tables(snakemake: Any) -> dict[str, list[dict]]:
