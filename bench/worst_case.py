@@ -91,7 +91,7 @@ def _calibrate(
 
 def reach(
     confirm: bool = False,
-    learners: dict[str, tuple[int, ...]] = REACH_N,
+    sizes: dict[str, tuple[int, ...]] = REACH_N,
     budget: float = BUDGET,
     calibration: float = _CAL_SECONDS,
 ) -> None:
@@ -102,7 +102,7 @@ def reach(
     in_budget = f"T in {budget:.0f} s"
     head = f"  {'learner':<11} {'n':>3}  {'calibration run':<30} {in_budget:>9} {'states':>9} {'T (cap)':>8}"
     print(head + (f"  measured at '{in_budget}'" if confirm else ""))
-    for learner, ns in learners.items():
+    for learner, ns in sizes.items():
         labelled = learner == "ftl"
         for n in ns:
             Tc, dt, per = _calibrate(n, learner, labelled, calibration)

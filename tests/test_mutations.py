@@ -283,7 +283,15 @@ def test_mutations_refuse_to_nest_and_unknown_names():
 def _play(learner, seed=5, T=150, n=7):
     game = Game(n=n, T=T, family="single")
     return simulate(
-        learner, make_adversary("uniform"), game, 16, seed=seed, cell=("m",), learner_label="qs", K=3
+        learner,
+        make_adversary("uniform"),
+        game,
+        16,
+        seed=seed,
+        cell=("m",),
+        learner_label="qs",
+        K=3,
+        sample=True,
     )
 
 

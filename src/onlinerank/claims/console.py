@@ -136,7 +136,7 @@ def report_intro(doc: Mapping) -> str:
     return "\n".join(lines)
 
 
-def epilogue(json_path: str, previous_path: str, strict: bool = False) -> None:
+def epilogue(json_path: str, previous_path: str, *, strict: bool) -> None:
     """Print the verdict summary (and the changes since the previous run of this tier), remember
     this run's verdicts; with ``strict`` exit non-zero when a claim of the paper FAILs."""
     path = Path(json_path)
