@@ -439,3 +439,33 @@ def test_no_function_restates_a_schema_default():
     ]
     names = {m for m, _, _ in OTHER_MEANING}
     assert names <= {_module_name(f) for f in _code_files()}  # the exceptions name real modules
+
+
+def test_the_config_page_is_generated_from_the_schema(tmp_path):
+    """``config/README.md`` is the page the schema gives (``make config-doc``): every key with its
+    type, range, default and meaning from the schema; the text around the table states no default.
+    A default changed in the schema makes the committed page stale, and the check says so."""
+    import json
+
+    from onlinerank.config_doc import INTRO, NOTES, config_readme, key_rows, main
+
+    page = SRC.parents[1] / "config" / "README.md"
+    assert page.read_text() == config_readme()
+    assert main(["--check", str(page)]) == 0
+    rows = {key: default for key, _, default, _ in key_rows()}
+    for key, (path, value) in SCHEMA_DEFAULTS.items():
+        parts: list[str] = []
+        for p in path:  # the schema's path as the page names the key
+            if p == "items":
+                parts[-1] += "[]"
+            elif p not in ("properties", "$defs"):
+                parts.append("<stage>" if p == "stage" else p)
+        assert rows[".".join(parts)] == json.dumps(value), key
+    assert rows["seed"] == "required" and rows["worst_case.tightness.width"] == ""  # no default: falls back
+    assert not re.search(r"\bdefaults?\W+(is |of )?[\d`\[{\"]", INTRO + NOTES)  # no default restated
+    changed = copy.deepcopy(SCHEMA)
+    changed["properties"]["checkpoints"]["default"] = 13
+    stale = tmp_path / "README.md"
+    stale.write_text(config_readme(changed))
+    assert "| `checkpoints` | integer, ≥ 2, ≤ 200 | `13` |" in stale.read_text()
+    assert main(["--check", str(stale)]) == 1

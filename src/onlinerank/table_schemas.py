@@ -421,7 +421,7 @@ _SCHEMAS: tuple[TableSchema, ...] = (
     TableSchema(
         "bound_comparison",
         "bound_comparison",
-        "Each baseline's regret bound over Theorem 3.1's against the factor Section 4 claims (theory §5).",
+        "Each baseline's regret bound over Theorem 3.1's against the factor Section 4 claims (theory §3.3).",
         (
             _FAMILY,
             Column("sweep", "n (a sweep over n) or k (a sweep over k at fixed n)"),
