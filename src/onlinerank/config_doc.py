@@ -127,8 +127,9 @@ def _cell(text: str) -> str:
 
 def key_rows(schema: dict | None = None) -> Iterator[tuple[str, str, str, str]]:
     """``(key, what it holds, default, meaning)`` of every key of the schema, in its order: the
-    sections, then their keys (``a.b``; the items of a list of records as ``a[].b``; the keys of
-    the simulation stages as ``<stage>.key``, once).  The default is the schema's, ``required`` for
+    sections, then their keys (``a.b``; the items of a list of records as ``a[].b``, the entries
+    of a map by label as ``a.<label>.b``; the keys of the simulation stages as ``<stage>.key``,
+    once).  The default is the schema's, ``required`` for
     a required key, empty for an optional key without one."""
     import yaml  # lazy: a reader of the settings never renders their documentation
 
@@ -150,9 +151,11 @@ def key_rows(schema: dict | None = None) -> Iterator[tuple[str, str, str, str]]:
                     yield from walk(sub, "<stage>.")
                 continue
             yield from walk(sub, f"{key}.")
-            items = sub.get("items")
+            items, entries = sub.get("items"), sub.get("additionalProperties")
             if isinstance(items, dict) and items.get("properties"):
                 yield from walk(items, f"{key}[].")
+            if isinstance(entries, dict) and entries.get("properties"):
+                yield from walk(entries, f"{key}.<label>.")
 
     yield from walk(schema, "")
 
