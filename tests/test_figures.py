@@ -83,7 +83,9 @@ def test_the_claim_figure_link_is_stated_once_in_the_catalog():
         "spearman_regret_vs_T",
         "spearman_vs_n",
     ]
-    bare = load_settings({"seed": 0, "learners": {"l": {"name": "ftl"}}, "adversaries": {"a": {"name": "uniform"}}})
+    bare = load_settings(
+        {"seed": 0, "learners": {"l": {"name": "ftl"}}, "adversaries": {"a": {"name": "uniform"}}}
+    )
     for cid in ("thm3.1", "sec5.spearman", "beyond.h_c"):  # not run: no stage configured
         assert evaluate(REGISTRY[cid], {}, bare, 0.05)["figures"] == F.claim_figures(cid)
     linked = {c for spec in F.FIGURES.values() for c in spec.claims}

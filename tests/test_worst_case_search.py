@@ -225,7 +225,10 @@ def test_comparison_rows(smoke_tables, section_settings):
         spec = LEARNERS[r["learner"]]
         assert r["value"] == exact_worst_regret(r["n"], r["T"], learner=spec).value
     for r in rows:  # every value is the exact regret of its recorded sequence
-        assert replay_row(r, LEARNERS) == pytest.approx(r["value"], abs=1e-8), (r["learner"], r["method"])
+        assert replay_row(r, section_settings.learners) == pytest.approx(r["value"], abs=1e-8), (
+            r["learner"],
+            r["method"],
+        )
         assert r["ratio_thm31"] == pytest.approx(r["value"] / r["bound_thm31"])
         if r["kind"] == "adversary":
             ex = [e for e in exact if (e["learner"], e["n"], e["T"]) == (r["learner"], r["n"], r["T"])]

@@ -143,7 +143,9 @@ def key_rows(schema: dict | None = None) -> Iterator[tuple[str, str, str, str]]:
             is_stage = sub.get("$ref", "").endswith("/stage")
             sub = _resolve(sub, schema)
             key = f"{prefix}{name}"
-            default = json.dumps(sub["default"]) if "default" in sub else ("required" if name in required else "")
+            default = (
+                json.dumps(sub["default"]) if "default" in sub else ("required" if name in required else "")
+            )
             yield key, _type(sub), default, sub.get("description", "")
             if is_stage:  # the four simulation stages share one definition: listed once
                 if not stage_done:

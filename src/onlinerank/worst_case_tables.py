@@ -92,13 +92,13 @@ def decode_sequence(text: str, n: int, family: str) -> np.ndarray:
     return np.array(rows, dtype=np.int64).reshape(-1, n)
 
 
-def replay_row(row: dict, learners: dict) -> float:
+def replay_row(row: dict, learners: Mapping[str, Spec]) -> float:
     """The exact expected regret (theory §2.5) of a row's sequence, replayed with the row's
-    learner (its label
-    in ``learners``, or OnlineRank at the row's eta for tightness rows)."""
+    learner (its label in ``learners``, the typed settings' learners; OnlineRank at the row's eta
+    for tightness rows)."""
     seq = decode_sequence(str(row["sequence"]), int(row["n"]), row["family"])
     if "learner" in row:
-        spec = learners[row["learner"]]
+        spec = learners[row["learner"]].as_dict()
         return sequence_regret(seq, learner=spec, family=row["family"], k=int(row["k"]))
     return sequence_regret(seq, eta=float(row["eta"]), family=row["family"], k=int(row["k"]))
 
