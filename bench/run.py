@@ -372,7 +372,7 @@ import sys, time
 t0 = time.perf_counter()
 import onlinerank as o
 t1 = time.perf_counter()
-o.simulate(o.OnlineRank(), o.make_adversary("uniform"), o.Game(n=10, T=20), 2)
+o.simulate(o.OnlineRank(), o.make_adversary("uniform"), o.Game(n=10, T=20), 2, K=20, sample=True)
 t2 = time.perf_counter()
 print(t1 - t0, t2 - t1, "scipy.linalg" in sys.modules)
 """
