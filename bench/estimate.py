@@ -269,9 +269,13 @@ def table_jobs(config_path: str | os.PathLike, settings: Settings, out_dir: Path
 
 
 def mutations_seconds(config_path: str | os.PathLike) -> float:
-    """Seconds of the mutations job: its code in a fresh interpreter."""
+    """Seconds of the mutations job: its code in a fresh interpreter (with the script's path to
+    the package ``mutants``, which is not installed)."""
     code = (
-        PREAMBLE + script_imports("mutations.py") + "\nimport yaml\n"
+        PREAMBLE
+        + f"import sys\nsys.path.insert(0, {str(ROOT / 'workflow')!r})\n"
+        + script_imports("mutations.py")
+        + "\nimport yaml\n"
         "from onlinerank.config import load_settings\n"
         f"settings = load_settings(yaml.safe_load(open({str(config_path)!r})))\n"
         "mutation_rows(run_mutations(settings))\n"
