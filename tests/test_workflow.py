@@ -268,9 +268,8 @@ def test_tables_bit_identical_across_cores_and_block_orders(smoke_run, tmp_path)
     process (one core; the code the simulate rule runs), then the tables by Snakemake with one
     core, give the tables of smoke_run (two cores, Snakemake's order)."""
     from onlinerank.cells import STAGES, groups_of, run_group_block
-    from onlinerank.io import save_results
-
     from onlinerank.config import load_settings
+    from onlinerank.io import save_results
 
     repo = copy_repo(tmp_path / "repo3")
     config = load_settings(yaml.safe_load((repo / "config" / "smoke.yaml").read_text()))
