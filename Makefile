@@ -21,7 +21,7 @@ NOTEBOOK_ARGS ?=
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .DEFAULT_GOAL := figures
-.PHONY: figures figure report report-smoke test bench lint clean smoke unlock notebook lock help docs replicate
+.PHONY: figures figure report report-smoke test bench lint clean smoke unlock notebook lock help docs replicate config-doc
 
 # the tier of `make figure`, `make unlock` and `make report`: the default tier unless
 # CONFIG=config/smoke.yaml (or any config file) names another
@@ -95,6 +95,10 @@ test: $(VENV)/.installed-test lint            ## the linters (make lint), then t
 # the documentation site: Sphinx + MyST + autodoc, warnings as errors, nitpicky references
 docs: $(VENV)/.installed-test                 ## build the documentation site into docs/_build/html
 	$(BIN)/sphinx-build -W --keep-going -n -q -b html docs docs/_build/html
+
+# config/README.md is generated from the config's schema, the one place a key's default and meaning live
+config-doc: $(VENV)/.installed-test           ## write config/README.md from src/onlinerank/config.schema.yaml
+	$(BIN)/python -m onlinerank.config_doc --write config/README.md
 
 bench: $(VENV)/.installed-test                ## performance ratios against floors measured in the same run
 	$(BIN)/python -m bench

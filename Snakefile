@@ -21,13 +21,14 @@ if not workflow.overwrite_configfiles:
     configfile: "config/config.yaml"
 
 
-# the schema fills its defaults into `config` (Snakemake's dict, read by the rules); SETTINGS is
-# the same config typed (onlinerank.settings), built once here.  First the files themselves:
-# Snakemake's YAML reader keeps the last of two equal keys, so a key given twice is refused here.
+# the schema fills its defaults into `config` (Snakemake's dict, which each job types again with
+# onlinerank.pipeline.job_settings); SETTINGS is the same config typed (onlinerank.settings), the
+# only config the rules read.  First the files themselves: Snakemake's YAML reader keeps the last
+# of two equal keys, so a key given twice is refused here.
 try:
     check_config_files(workflow.configfiles)
     SETTINGS = load_settings(config)
-    check_pipeline_sections(config)
+    check_pipeline_sections(SETTINGS)
 except ConfigError as err:
     sys.exit(f"onlinerank: {err}")
 

@@ -376,7 +376,9 @@ def test_trace_replay_gives_the_exact_regret_of_the_sequence(capsys):
     printed = float(out.split("mean exact expected regret")[1].split()[0])
     assert out.split("mean exact expected regret")[1].split()[2] == "0"  # s.e.: the log is fixed
     game = Game(n=5, T=40)
-    pipeline = simulate(OnlineRank(eta="paper"), TraceAdversary(path=SAMPLE_TRACE), game, 3, seed=0)
+    pipeline = simulate(
+        OnlineRank(eta="paper"), TraceAdversary(path=SAMPLE_TRACE), game, 3, seed=0, K=20, sample=True
+    )
     assert np.all(pipeline.regret[:, -1] == pipeline.regret[0, -1])
     assert printed == pytest.approx(float(pipeline.regret[0, -1]), rel=1e-5)  # printed to 6 digits
     eta = float(bounds.eta_paper(5, 40, 4))

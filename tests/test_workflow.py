@@ -97,7 +97,7 @@ def planned_jobs(repo: Path, *args: str) -> dict[str, int]:
     return {r.split()[0]: int(r.split()[1]) for r in table if r.split()[0] != "total"}
 
 
-def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, smoke_config, tmp_path):
+def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, smoke_settings, tmp_path):
     """Snakemake sees neither imports nor the config: the package modules are inputs and every
     step has its slice of the config as params, so each kind of edit reruns what it affects."""
     smoke = ("--configfile", "config/smoke.yaml")
@@ -123,7 +123,7 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, smoke_config, tm
     jobs = edited("src/onlinerank/worst_case.py")
     from onlinerank.table_schemas import table_pieces
 
-    pieces = sum(len(table_pieces(t, smoke_config)) for t in ("worst_case_learners", "tightness"))
+    pieces = sum(len(table_pieces(t, smoke_settings)) for t in ("worst_case_learners", "tightness"))
     assert jobs.get("table") == 3 and jobs.get("table_piece") == pieces > 0 and jobs.get("claims") == 1
     assert "simulate" not in jobs and "aggregate" not in jobs
     # the claims package: the claims step, the mutations table (it evaluates claims with the same
@@ -280,11 +280,12 @@ def test_tables_bit_identical_across_cores_and_block_orders(smoke_run, tmp_path)
     process (one core; the code the simulate rule runs), then the tables by Snakemake with one
     core, give the tables of smoke_run (two cores, Snakemake's order)."""
     from onlinerank.cells import STAGES, groups_of, run_group_block
+    from onlinerank.config import load_settings
     from onlinerank.io import save_results
 
     repo = copy_repo(tmp_path / "repo3")
-    config = yaml.safe_load((repo / "config" / "smoke.yaml").read_text())
-    res = config["results_dir"]
+    config = load_settings(yaml.safe_load((repo / "config" / "smoke.yaml").read_text()))
+    res = config.results_dir
     jobs = [
         (g, b)
         for stage in STAGES

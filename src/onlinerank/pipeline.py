@@ -5,7 +5,8 @@ Snakemake sees neither Python imports nor the config.  :func:`code_inputs` lists
 modules a step really imports (the transitive closure of the ``import`` statements of its script
 or modules, found statically), so editing a module reruns exactly the steps that use it, and
 adding a plug-in module reruns nothing that does not import it.  :func:`run` executes a step's
-body with its log file receiving every message and, on failure, the traceback.
+body with its log file receiving every message and, on failure, the traceback;
+:func:`job_settings` is how a step's script gets its settings.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PACKAGE_DIR", "code_inputs", "module_file", "process_age", "run"]
+from .settings import Settings, typed_settings
+
+__all__ = ["PACKAGE_DIR", "code_inputs", "module_file", "job_settings", "process_age", "run"]
 
 #: the directory of the installed package's sources
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -132,12 +135,19 @@ def process_age() -> float | None:
         return None
 
 
+def job_settings(snakemake: Any) -> Settings:
+    """The settings of a pipeline job: its ``snakemake.config``, which the ``Snakefile`` validated
+    and filled (:func:`onlinerank.config.load_settings`) before any job ran, typed directly
+    (:func:`onlinerank.settings.typed_settings`, no second validation).  The one way a step's
+    script gets its settings."""
+    return typed_settings(snakemake.config)
+
+
 def run(snakemake: Any, body: Callable[[logging.Logger], None]) -> None:
-    """Run a step's ``body(log)`` with the rule's log file as the logger's destination, after
-    typing the job's config (:func:`onlinerank.settings.pipeline_settings`: the ``Snakefile``
-    validated it); the log's first line is the job's start-up (seconds since the process started
-    and its CPU seconds so far), its last the step's own time; on an exception the traceback goes
-    to the log file as well, then the step fails."""
+    """Run a step's ``body(log)`` with the rule's log file as the logger's destination; the log's
+    first line is the job's start-up (seconds since the process started and its CPU seconds so
+    far), its last the step's own time; on an exception the traceback goes to the log file as
+    well, then the step fails."""
     log = logging.getLogger("onlinerank")
     log.setLevel(logging.INFO)
     path = snakemake.log[0] if len(snakemake.log) else None
@@ -145,9 +155,6 @@ def run(snakemake: Any, body: Callable[[logging.Logger], None]) -> None:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     try:
-        from .settings import pipeline_settings
-
-        pipeline_settings(snakemake.config)  # the config the Snakefile validated, typed once
         age, cpu = process_age(), time.process_time()
         log.info(
             "start-up %s%.2f s CPU (interpreter, Snakemake's script preamble, imports)",

@@ -92,11 +92,9 @@ def style() -> contextlib.AbstractContextManager:
     return matplotlib.rc_context(cast(Any, STYLE))
 
 
-def draw(name: str, tables: Mapping[str, list[dict]], config: Settings | Mapping, **options: Any) -> Figure:
+def draw(name: str, tables: Mapping[str, list[dict]], settings: Settings, **options: Any) -> Figure:
     """Figure ``name`` of the catalog (:data:`onlinerank.figures.FIGURES`) drawn from ``tables``
-    (name -> rows) and the typed settings of ``config`` (:func:`onlinerank.settings.as_settings`:
-    in a job, the object ``onlinerank.pipeline.run`` already built) in the project's style
-    (:func:`style`); pure (no file is written,
+    (name -> rows) and ``settings`` in the project's style (:func:`style`); pure (no file is written,
     no pyplot figure is left open).  It lives here, not in the catalog, so that reading the catalog
     (the claims do) does not depend on the drawing code.  Theory: see the figure's caption."""
     from .figures import FIGURES, plot_function
@@ -104,10 +102,7 @@ def draw(name: str, tables: Mapping[str, list[dict]], config: Settings | Mapping
     missing = [t for t in FIGURES[name].tables if t not in tables] if name in FIGURES else []
     if missing:
         raise KeyError(f"figure {name!r} needs the table(s) {', '.join(missing)}")
-    from .settings import as_settings
-
     plot = plot_function(name)
-    settings = as_settings(config)
     with style():
         return plot(dict(tables), settings, **options)
 
@@ -137,11 +132,13 @@ def save_figure(fig: Figure, *paths: str | os.PathLike) -> None:
 
 
 def figure_context(snakemake: Any) -> tuple[str, str]:
-    """Common start of a figure script: style, config digest and commit for the stamp."""
+    """Common start of a figure script: style, config digest (of the job's settings,
+    :func:`onlinerank.pipeline.job_settings`) and commit for the stamp."""
+    from .pipeline import job_settings
     from .provenance import config_digest, git_commit
 
     use_style()
-    return config_digest(snakemake.config), git_commit()
+    return config_digest(job_settings(snakemake).as_config()), git_commit()
 
 
 def figure_tables(snakemake: Any) -> dict[str, list[dict]]:
@@ -164,7 +161,7 @@ def finish(fig: Figure, snakemake: Any, digest: str, commit: str) -> None:
 def draw_figures(
     names: Iterable[str],
     table_paths: Mapping[str, str],
-    config: Settings | Mapping,
+    settings: Settings,
     outputs: Mapping[str, tuple[str, str]],
     log: Any = None,
 ) -> None:
@@ -178,10 +175,8 @@ def draw_figures(
 
     from .figures import FIGURES, read_figure_table
     from .provenance import config_digest, git_commit
-    from .settings import _thawed, as_settings
 
-    settings = as_settings(config)
-    digest, commit = config_digest(_thawed(settings.config)), git_commit()
+    digest, commit = config_digest(settings.as_config()), git_commit()
     read: dict[str, list[dict]] = {}
     for name in names:
         t0 = time.perf_counter()

@@ -1,7 +1,6 @@
 """The config's JSON-schema check (types, ranges, unknown keys; the schema's defaults filled in),
 with one-line errors, and the validator it uses (also for the claims document), imported without
-the optional IRI syntax checker of its format module.  Nothing of the engine is imported here:
-:func:`onlinerank.settings.as_settings` fills an unvalidated config with it.
+the optional IRI syntax checker of its format module.  Nothing of the engine is imported here.
 
 ``jsonschema`` registers format checkers for the optional packages it finds at import.  One of
 them, ``rfc3987_syntax`` (installed here as a dependency of Jupyter's), compiles 39 Lark grammars
@@ -17,6 +16,8 @@ import difflib
 import sys
 from pathlib import Path
 from types import ModuleType
+
+from .settings import SCHEMA_PATH, schema_default
 
 __all__ = [
     "jsonschema",
@@ -62,8 +63,6 @@ def validate_schema(config: dict, schema_path: str | Path | None = None) -> None
     """
     import yaml
 
-    from .settings import SCHEMA_PATH
-
     js = jsonschema()
     schema = yaml.safe_load(Path(schema_path or SCHEMA_PATH).read_text())
     validator_cls = js.validators.validator_for(schema)
@@ -107,7 +106,9 @@ def resolve_output_dirs(config: dict) -> None:
     """Write the config's ``results_dir`` into its ``figures_dir`` where that says
     ``{results_dir}`` (the schema's default ``"{results_dir}/figures"``): only a config that names
     ``figures_dir`` itself (the default tier: ``figures``, the tracked folder) writes elsewhere, so
-    running one part of the pipeline never overwrites the repository's figures."""
-    results = config.setdefault("results_dir", "results")
-    figures = config.get("figures_dir", RESULTS_DIR_FIELD + "/figures")
-    config["figures_dir"] = figures.replace(RESULTS_DIR_FIELD, results)
+    running one part of the pipeline never overwrites the repository's figures.  A key the config
+    leaves out takes the schema's default."""
+    for key in ("results_dir", "figures_dir"):
+        if key not in config:
+            config[key] = schema_default(key)
+    config["figures_dir"] = config["figures_dir"].replace(RESULTS_DIR_FIELD, config["results_dir"])

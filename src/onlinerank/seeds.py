@@ -26,12 +26,17 @@ its own jobs.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 __all__ = [
     "further_seeds",
@@ -69,14 +74,14 @@ def seed_config(config: dict, seed: int, results_dir: str) -> dict:
     return out
 
 
-def seed_targets(config: dict, results_dir: str) -> list[str]:
+def seed_targets(settings: Settings) -> list[str]:
     """The tables a further seed makes (under its ``results_dir``): those the claims of the
     configured stages read whose numbers depend on the seed."""
     from .claims import tables_needed
     from .claims.seed_verdicts import seeded_tables
 
     seeded = seeded_tables()
-    return [f"{results_dir}/tables/{t}.csv" for t in tables_needed(config) if t in seeded]
+    return [f"{settings.results_dir}/tables/{t}.csv" for t in tables_needed(settings) if t in seeded]
 
 
 def sampled_claims(anchor_doc: dict) -> list[str]:
@@ -89,19 +94,19 @@ def sampled_claims(anchor_doc: dict) -> list[str]:
     ]
 
 
-def evaluate_seed(config: dict, anchor_results: str, claim_ids: Sequence[str], anchor_doc: dict) -> dict:
-    """The verdicts file of a further seed: the claims ``claim_ids`` evaluated under ``config``
-    (the derived config, its defaults filled in) on its seeded tables and the anchor's other
-    tables (under ``anchor_results``), as :func:`onlinerank.claims.seed_verdicts.verdicts_document`."""
+def evaluate_seed(
+    settings: Settings, anchor_results: str, claim_ids: Sequence[str], anchor_doc: dict
+) -> dict:
+    """The verdicts file of a further seed: the claims ``claim_ids`` evaluated under ``settings``
+    (the derived config's) on its seeded tables and the anchor's other tables (under
+    ``anchor_results``), as :func:`onlinerank.claims.seed_verdicts.verdicts_document`."""
     from .claims import REGISTRY
     from .claims.evidence import claim_digest
     from .claims.report import evaluate
     from .claims.seed_verdicts import seeded_tables, tables_read, verdicts_document
     from .io import read_table
     from .provenance import git_commit
-    from .settings import as_settings
 
-    settings = as_settings(config)
     anchor_seed = anchor_doc["meta"]["seeds"]["anchor"]
     seeded = seeded_tables()
     records = []
@@ -109,15 +114,15 @@ def evaluate_seed(config: dict, anchor_results: str, claim_ids: Sequence[str], a
     for cid in claim_ids:
         c = REGISTRY[cid]
         tables = {}
-        for t in sorted(tables_read(c, config)):
+        for t in sorted(tables_read(c, settings)):
             base = settings.results_dir if t in seeded else anchor_results
             path = f"{base}/tables/{t}.csv"
             if path not in cache:
                 cache[path] = read_table(path)
             tables[t] = copy.deepcopy(cache[path])
-        rec = evaluate(c, tables, config, settings.claims.alpha)
+        rec = evaluate(c, tables, settings, settings.claims.alpha)
         # the test's digest covers the seed: compare it with the anchor's under the anchor's seed
-        rec["digest"] = claim_digest(c, {**config, "seed": anchor_seed})
+        rec["digest"] = claim_digest(c, dataclasses.replace(settings, seed=anchor_seed))
         records.append(rec)
     meta = anchor_doc["meta"]
     return verdicts_document(settings.seed, anchor_seed, meta["config_digest"], git_commit(), records)
@@ -149,16 +154,15 @@ def replicate(config_path: str, count: int, snakemake_args: Sequence[str] = ()) 
     written = []
     for seed in further_seeds(anchor.seed, count):
         derived = seed_config(raw, seed, anchor.results_dir)
-        res = derived["results_dir"]
+        settings = load_settings(copy.deepcopy(derived))  # the config as the pipeline sees it
+        res = settings.results_dir
         path = f"{res}/config.yaml"
         Path(res).mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, yaml.safe_dump(derived, sort_keys=False))
-        _snakemake([*seed_targets(derived, res), "--configfile", path, *snakemake_args])
+        _snakemake([*seed_targets(settings), "--configfile", path, *snakemake_args])
         if anchor_doc is None:
             continue
-        cfg = copy.deepcopy(derived)
-        load_settings(cfg)  # the schema's defaults filled in, as the pipeline sees the config
-        doc = evaluate_seed(cfg, anchor.results_dir, sampled_claims(anchor_doc), anchor_doc)
+        doc = evaluate_seed(settings, anchor.results_dir, sampled_claims(anchor_doc), anchor_doc)
         atomic_write_text(f"{res}/verdicts.json", json.dumps(doc, indent=1) + "\n")
         written.append(f"{res}/verdicts.json")
     _snakemake(["--configfile", config_path, *snakemake_args])

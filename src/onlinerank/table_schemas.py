@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from .settings import Settings
 
 __all__ = [
@@ -423,7 +421,7 @@ _SCHEMAS: tuple[TableSchema, ...] = (
     TableSchema(
         "bound_comparison",
         "bound_comparison",
-        "Each baseline's regret bound over Theorem 3.1's against the factor Section 4 claims (theory §5).",
+        "Each baseline's regret bound over Theorem 3.1's against the factor Section 4 claims (theory §3.3).",
         (
             _FAMILY,
             Column("sweep", "n (a sweep over n) or k (a sweep over k at fixed n)"),
@@ -512,30 +510,22 @@ def _function(place: str) -> Any:
     return getattr(importlib.import_module(f"onlinerank.{module}"), fn)
 
 
-def table_pieces(name: str, config: Settings | Mapping) -> list[str]:
-    """The independent jobs of table ``name`` under ``config`` (its schema's ``pieces``: e.g. one
+def table_pieces(name: str, settings: Settings) -> list[str]:
+    """The independent jobs of table ``name`` under ``settings`` (its schema's ``pieces``: e.g. one
     per learner of the worst-case comparison), in the order of the table's rows; ``[]`` for a
     table made by one job."""
-    from .settings import as_settings
-
     schema = _built(name)
     if not schema.pieces:
         return []
-    settings = as_settings(config)
     return list(_function(schema.pieces)(*(_argument(settings, a) for a in schema.args)))
 
 
-def make_table(name: str, config: Settings | Mapping, piece: str | None = None) -> list[dict]:
+def make_table(name: str, settings: Settings, piece: str | None = None) -> list[dict]:
     """The rows of table ``name``, built by the function its schema names
-    (:data:`onlinerank.table_schemas.SCHEMAS`) from the typed settings of ``config``
-    (:func:`onlinerank.settings.as_settings`; in a job, the object ``onlinerank.pipeline.run``
-    already typed), checked against the declared columns in order; with ``piece`` (one of
-    :func:`table_pieces`), that piece's rows only.  The builder's module is imported here, by
-    name, so that a table job loads only its producer."""
-    from .settings import as_settings
-
+    (:data:`onlinerank.table_schemas.SCHEMAS`) from ``settings``, checked against the declared
+    columns in order; with ``piece`` (one of :func:`table_pieces`), that piece's rows only.  The
+    builder's module is imported here, by name, so that a table job loads only its producer."""
     schema = _built(name)
-    settings = as_settings(config)
     build = _function(schema.builder)
     args = [_argument(settings, a) for a in schema.args]
     if piece is None:

@@ -17,8 +17,6 @@ from .io import load_results
 from .results import SimResult
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from .settings import Lemma61, Settings
 
 __all__ = [
@@ -86,17 +84,15 @@ def aggregate(cell: Cell, results: list[SimResult]) -> list[dict]:
     return rows
 
 
-def closed_form_rows(config: Settings | Mapping, cell: Cell) -> list[dict]:
+def closed_form_rows(settings: Settings, cell: Cell) -> list[dict]:
     """The rows of :func:`aggregate` for a closed-form cell (theory §4.6), computed, not
     simulated: at every checkpoint every learner's exact expected regret (``regret``), expected
     loss (``exp_loss``) and the hindsight optimum's (``best``), with ``sem`` 0 and ``reps`` 0 (no
     replicates); ``realised_regret`` and ``loss`` are NaN (no rankings are drawn)."""
     from .iid_regret import expected_loss, expected_regret
     from .learners import make_learner
-    from .settings import as_settings
     from .simulate import checkpoints
 
-    settings = as_settings(config)
     game = cell_game(settings, cell)
     law = pair_law(settings, cell.adversary, game)
     if law is None:
@@ -141,16 +137,16 @@ def closed_form_rows(config: Settings | Mapping, cell: Cell) -> list[dict]:
     return rows
 
 
-def aggregate_stage(config: dict, stage: str, block_paths: list[str]) -> list[dict]:
+def aggregate_stage(settings: Settings, stage: str, block_paths: list[str]) -> list[dict]:
     """Tidy rows of every cell of ``stage``: from its block files (matched by cell directory), or
     from the closed form (:func:`closed_form_rows`)."""
     by_dir: dict[str, list[dict[str, SimResult]]] = {}
     for p in block_paths:
         by_dir.setdefault(Path(p).parent.as_posix(), []).append(load_results(p))
     rows = []
-    for c in cells_of(config, stage):
+    for c in cells_of(settings, stage):
         if c.closed_form:
-            rows.extend(closed_form_rows(config, c))
+            rows.extend(closed_form_rows(settings, c))
             continue
         hits = [d for d in by_dir if d == c.group or d.endswith("/sim/" + c.group)]
         if len(hits) != 1:
@@ -159,7 +155,7 @@ def aggregate_stage(config: dict, stage: str, block_paths: list[str]) -> list[di
     return rows
 
 
-def bounds_rows(config: dict, stage: str) -> list[dict]:
+def bounds_rows(settings: Settings, stage: str) -> list[dict]:
     """Theorem 3.1 bounds for every distinct game of ``stage`` (theory §3.2).
 
     ``bound_paper`` = n sqrt(T M ln 2) (paper's statement at eta_p); ``bound_sharp`` =
@@ -168,8 +164,8 @@ def bounds_rows(config: dict, stage: str) -> list[dict]:
     from . import bounds
 
     seen = {}
-    for c in cells_of(config, stage):
-        seen[(c.family, c.n, c.k, c.T)] = cell_game(config, c)
+    for c in cells_of(settings, stage):
+        seen[(c.family, c.n, c.k, c.T)] = cell_game(settings, c)
     rows = []
     for (family, n, k, T), g in sorted(seen.items()):
         rows.append(

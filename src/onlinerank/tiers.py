@@ -20,10 +20,15 @@ import difflib
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 __all__ = [
     "figure_names",
     "tier_config",
+    "tier_settings",
     "snakemake_locks",
     "snakemake_processes",
     "lock_problem",
@@ -59,6 +64,15 @@ def tier_config(results: str | os.PathLike) -> dict:
         if (repo / res).resolve() == results:
             return read_config(path)
     raise FileNotFoundError(f"no config file in {repo / 'config'} writes {results}")
+
+
+def tier_settings(results: str | os.PathLike) -> Settings:
+    """The settings of the tier that writes the results directory ``results``
+    (:func:`tier_config`, validated by :func:`onlinerank.config.load_settings`): what a notebook
+    hands to :func:`onlinerank.plotting.draw`."""
+    from .config import load_settings
+
+    return load_settings(tier_config(results))
 
 
 def snakemake_locks(workdir: str | os.PathLike) -> dict[str, list[str]]:

@@ -24,6 +24,7 @@ The mutations (:data:`MUTATIONS`): ``eta-0.1`` (:class:`~mutants.learners.TenthR
 from __future__ import annotations
 
 import contextlib
+import copy
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ __all__ = [
     "MUTATIONS",
     "SMALL_CELLS",
     "mutated",
-    "small_config",
+    "small_settings",
     "small_tables",
     "decidable_claims",
     "evaluate_claims",
@@ -199,27 +200,25 @@ SMALL_CELLS: dict[str, Any] = {
 _SMALL_TABLES = ("sim_upper", "sim_spearman", "worst_case", "lemma61")
 
 
-def small_config(config: Settings | Mapping) -> dict:
-    """:data:`SMALL_CELLS` with the tier's ``seed`` and ``claims`` section (alpha, margins and
-    tolerances: the verdicts use the tier's thresholds; theory §3.2, §2.4).  ``config``: the
-    tier's settings or config (:func:`onlinerank.settings.as_settings`)."""
-    from onlinerank.settings import _thawed, as_settings
+def small_settings(settings: Settings) -> Settings:
+    """The settings of :data:`SMALL_CELLS` with the tier's ``seed`` and ``claims`` section (alpha,
+    margins and tolerances: the verdicts use the tier's thresholds; theory §3.2, §2.4), validated
+    like any config (:func:`onlinerank.config.load_settings`)."""
+    from onlinerank.config import load_settings
 
-    settings = as_settings(config)
-    return {**SMALL_CELLS, "seed": settings.seed, "claims": _thawed(settings.config["claims"])}
+    tier = settings.as_config()
+    return load_settings({**copy.deepcopy(SMALL_CELLS), "seed": tier["seed"], "claims": tier["claims"]})
 
 
-def small_tables(config: Mapping) -> dict[str, list[dict]]:
-    """The tables of :func:`small_config` (``config`` already one), computed in-process by the
-    pipeline's own functions: every block of every cell (:func:`onlinerank.cells.run_block`,
-    aggregated by :func:`onlinerank.tables.aggregate`), the exact worst cases and the sampled
-    Lemma 6.1 check (theory §2.4, §3.4)."""
+def small_tables(settings: Settings) -> dict[str, list[dict]]:
+    """The tables of the small cells (``settings``: :func:`small_settings`), computed in-process
+    by the pipeline's own functions: every block of every cell
+    (:func:`onlinerank.cells.run_block`, aggregated by :func:`onlinerank.tables.aggregate`), the
+    exact worst cases and the sampled Lemma 6.1 check (theory §2.4, §3.4)."""
     from onlinerank.cells import cells_of, run_block
-    from onlinerank.settings import as_settings
     from onlinerank.tables import aggregate, closed_form_rows, lemma61_rows
     from onlinerank.worst_case import worst_case_rows
 
-    settings = as_settings(config)
     tables: dict[str, list[dict]] = {}
     for stage in ("upper", "spearman"):
         rows: list[dict] = []
@@ -249,15 +248,13 @@ def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
     ]
 
 
-def evaluate_claims(tables: Mapping[str, list[dict]], config: Mapping, ids: list[str]) -> dict[str, dict]:
+def evaluate_claims(tables: Mapping[str, list[dict]], settings: Settings, ids: list[str]) -> dict[str, dict]:
     """The claims ``ids`` evaluated on ``tables`` by the report's own function (the same builders,
     verdict rule and alpha as ``claims.json``; statistics of theory §2.4, §3.2)."""
     from onlinerank.claims import REGISTRY
     from onlinerank.claims.report import evaluate
-    from onlinerank.settings import as_settings
 
-    alpha = as_settings(config).claims.alpha
-    return {cid: evaluate(REGISTRY[cid], tables, config, alpha) for cid in ids}
+    return {cid: evaluate(REGISTRY[cid], tables, settings, settings.claims.alpha) for cid in ids}
 
 
 def _worst_value_cell(cells: list[dict]) -> dict:
@@ -271,25 +268,25 @@ def _worst_value_cell(cells: list[dict]) -> dict:
     return max(cells, key=excess)
 
 
-def run_mutations(config: Mapping, names: list[str] | None = None) -> dict[str, dict[str, dict]]:
-    """Every claim decidable on the small cells of the tier ``config`` (:func:`small_config`),
+def run_mutations(settings: Settings, names: list[str] | None = None) -> dict[str, dict[str, dict]]:
+    """Every claim decidable on the small cells of the tier's ``settings`` (:func:`small_settings`),
     evaluated unmutated (key ``"unmutated"``) and under each mutation of ``names`` (default all), on
     the same cells and seeds: ``{run: {claim id: claim record}}``, the records of
     :func:`onlinerank.claims.report.evaluate`.  Claims without a cell on the small cells are left
     out (they decide nothing here).  theory §2.1–§2.4, §3.2."""
-    cfg = small_config(config)
+    small = small_settings(settings)
     names = list(MUTATIONS) if names is None else list(names)
     for name in names:
         if name not in MUTATIONS:
             raise ValueError(f"unknown mutation {name!r}; known: {', '.join(MUTATIONS)}")
-    tables = small_tables(cfg)
-    base = evaluate_claims(tables, cfg, decidable_claims(tables))
+    tables = small_tables(small)
+    base = evaluate_claims(tables, small, decidable_claims(tables))
     ids = [cid for cid, rec in base.items() if rec["cells"]]
     out = {"unmutated": {cid: base[cid] for cid in ids}}
     for name in names:
         with mutated(name):
-            tables = small_tables(cfg)
-        out[name] = evaluate_claims(tables, cfg, ids)
+            tables = small_tables(small)
+        out[name] = evaluate_claims(tables, small, ids)
     return out
 
 

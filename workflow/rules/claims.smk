@@ -27,14 +27,14 @@ rule mutations:
     conda:
         "../../environment.yml"
     params:
-        spec=section_digest(config, "seed", "claims"),
+        spec=section_digest(SETTINGS, "seed", "claims"),
     script:
         "../scripts/mutations.py"
 
 
 rule claims:
     input:
-        tables=[TABLE[t] for t in tables_needed(config)],
+        tables=[TABLE[t] for t in tables_needed(SETTINGS)],
         mutations=rules.mutations.output[0],
         # the verdicts of further seeds written by `make replicate` (onlinerank.seeds), if any
         seeds=sorted(glob(f"{RES}/{SEEDS_DIR}/*/verdicts.json")),
@@ -55,7 +55,7 @@ rule claims:
     conda:
         "../../environment.yml"
     params:
-        tables=tables_needed(config),
+        tables=tables_needed(SETTINGS),
         config=CONFIG_DIGEST,
         figures=FIGURE_CLAIMS,
     script:

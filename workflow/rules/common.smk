@@ -24,9 +24,9 @@ RES = SETTINGS.results_dir
 FIG = SETTINGS.figures_dir
 # claims, figures and the manifest stamp this digest: as their params it reruns them on any
 # config change; computing steps have narrower params (group_digest, section_digest)
-CONFIG_DIGEST = config_digest(config)
+CONFIG_DIGEST = config_digest(SETTINGS.as_config())
 #: config sections present: a stage absent from the config is not run
-PRESENT = stages_of(config)
+PRESENT = stages_of(SETTINGS)
 SIM_STAGES = [s for s in STAGES if s in PRESENT]
 SCRIPTS = os.path.join(workflow.basedir, "workflow", "scripts")
 # the mutation tests (package `mutants`): a testing device of the pipeline, not installed

@@ -31,6 +31,6 @@ rule aggregate:
     conda:
         "../../environment.yml"
     params:
-        spec=lambda wc: section_digest(config, wc.stage, "learners", "adversaries", "seed", "checkpoints"),
+        spec=lambda wc: section_digest(SETTINGS, wc.stage, "learners", "adversaries", "seed", "checkpoints"),
     script:
         "../scripts/aggregate.py"

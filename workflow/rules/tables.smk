@@ -26,7 +26,7 @@ rule table:
     resources:
         slurm_extra=lambda wc: "'--exclusive'" if wc.table == "runtime" else "",
     params:
-        spec=lambda wc: section_digest(config, *BUILT_TABLES[wc.table].keys),
+        spec=lambda wc: section_digest(SETTINGS, *BUILT_TABLES[wc.table].keys),
     script:
         "../scripts/table.py"
 
@@ -45,7 +45,7 @@ rule table_piece:
     conda:
         "../../environment.yml"
     params:
-        spec=lambda wc: section_digest(config, *BUILT_TABLES[wc.table].keys),
+        spec=lambda wc: section_digest(SETTINGS, *BUILT_TABLES[wc.table].keys),
     script:
         "../scripts/table.py"
 

@@ -3,7 +3,7 @@ its tables in the shared style, stamped with the config digest and the commit, s
 PDF; and each figure's caption for the HTML report."""
 
 from onlinerank.io import atomic_write_text
-from onlinerank.pipeline import run
+from onlinerank.pipeline import job_settings, run
 from onlinerank.plotting import draw_figures
 
 
@@ -11,7 +11,7 @@ def main(log):
     names = snakemake.params.figures
     tables = {t: path for t, path in snakemake.input.items() if t != "code"}
     outputs = {f: (snakemake.output[f"{f}_png"], snakemake.output[f"{f}_pdf"]) for f in names}
-    draw_figures(names, tables, snakemake.config, outputs, log)
+    draw_figures(names, tables, job_settings(snakemake), outputs, log)
     for f, caption in zip(names, snakemake.params.captions, strict=True):
         atomic_write_text(snakemake.output[f"{f}_caption"], caption)
 

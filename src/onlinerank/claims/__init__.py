@@ -10,10 +10,15 @@
 * :mod:`.report` — the claims document (``claims.json``), its schema and its renderings.
 """
 
+from __future__ import annotations
+
 import importlib
 import pkgutil
-from collections.abc import Mapping
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 
 def _discover() -> tuple[ModuleType, ...]:
@@ -53,9 +58,9 @@ __all__ = [
 ]
 
 
-def tables_needed(config: Mapping) -> list[str]:
+def tables_needed(settings: Settings) -> list[str]:
     """Tables read by the claims whose stages are configured (inputs of the claims step)."""
-    present = stages_of(config)
+    present = stages_of(settings)
     out = set()
     for c in REGISTRY.values():
         if c.section != "not-tested" and set(c.stages) <= present:

@@ -53,14 +53,13 @@ def entry_text(unrecorded: dict[str, tuple[str, str | None]]) -> str:
 def _digests(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     import yaml
 
-    from ..schema_validation import ConfigError, validate_schema
+    from ..config import ConfigError, load_settings
     from .changelog import LOG_PATH, ChangeLogError, append_only_violations, load_log, unrecorded
     from .evidence import claim_digests
 
     path = Path(args.config)
     try:
-        config = yaml.safe_load(path.read_text())
-        validate_schema(config)
+        settings = load_settings(yaml.safe_load(path.read_text()))
     except (OSError, yaml.YAMLError, ConfigError) as err:
         p.exit(2, f"{path}: {err}\n")
     log_path = Path(args.log) if args.log else LOG_PATH
@@ -68,7 +67,7 @@ def _digests(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         log = load_log(log_path)
     except ChangeLogError as err:
         p.exit(1, f"{err}\n")
-    digests = claim_digests(config)
+    digests = claim_digests(settings)
     pending = unrecorded(digests, log)
     for c, d in digests.items():
         state = (

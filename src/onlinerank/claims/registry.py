@@ -30,11 +30,11 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from ..settings import setting_value
 from ..table_schemas import SIM_COLUMNS, TABLE_STAGE, columns
 from .stats import interval_verdict
 
@@ -54,7 +54,6 @@ __all__ = [
     "make_cell",
     "exact_cell",
     "inputs_digest",
-    "config_value",
     "stages_of",
     "validate_registry",
 ]
@@ -140,31 +139,22 @@ def not_tested(**fields: Any) -> None:
     _add(Claim(section="not-tested", **fields))
 
 
-def config_value(config: Mapping, key: str) -> Any:
-    """The config value at dotted ``key`` (e.g. ``claims.margins.lemma61``); KeyError if absent."""
-    node = config
-    for part in key.split("."):
-        if not isinstance(node, Mapping) or part not in node:
-            raise KeyError(key)
-        node = node[part]
-    return node
+def stages_of(settings: Settings) -> set[str]:
+    """The config sections present that make tables (a stage absent from the config is not run)."""
+    return {s for s in set(TABLE_STAGE.values()) if settings.present(s)}
 
 
-def stages_of(config: Mapping) -> set[str]:
-    """The config sections present (a stage absent from the config is not run)."""
-    return {s for s in set(TABLE_STAGE.values()) if config.get(s)}
-
-
-def validate_registry(config: Mapping) -> None:
-    """Every registered claim whose stages are configured must find its threshold's config key;
-    raises ``ValueError`` naming the claim and the key (called before any job runs)."""
-    present = stages_of(config)
+def validate_registry(settings: Settings) -> None:
+    """Every registered claim whose stages are configured must find its threshold's config key
+    (:func:`onlinerank.settings.setting_value`); raises ``ValueError`` naming the claim and the
+    key (called by the config's validation, before any job runs)."""
+    present = stages_of(settings)
     for c in REGISTRY.values():
         if c.section == "not-tested" or not set(c.stages) <= present:
             continue
         if isinstance(c.threshold, str):
             try:
-                v = config_value(config, c.threshold)
+                v = setting_value(settings, c.threshold)
             except KeyError:
                 raise ValueError(
                     f"claim {c.id!r} needs the config key {c.threshold!r} (its threshold)"
@@ -175,22 +165,15 @@ def validate_registry(config: Mapping) -> None:
 
 @dataclass
 class Context:
-    """What a builder sees: the claim, the tables it declared, the config, the level."""
+    """What a builder sees: the claim, the tables it declared, the typed settings, the level."""
 
     claim: Claim
     tables: Mapping[str, list[dict]]
-    config: Mapping
+    settings: Settings
     alpha: float
     #: True once the builder drew from its named stream (:meth:`rng`): its verdict depends on the
     #: seed even where its tables do not (:mod:`onlinerank.claims.seed_verdicts`)
     drew: bool = field(default=False, init=False)
-
-    @cached_property
-    def settings(self) -> Settings:
-        """The config, typed and validated once (:func:`onlinerank.settings.as_settings`)."""
-        from ..settings import as_settings
-
-        return as_settings(self.config)
 
     def table(self, name: str) -> list[dict]:
         """Rows of a declared table; the declared columns must be present."""
@@ -215,8 +198,6 @@ class Context:
     def setting(self, key: str) -> Any:
         """The config value at dotted ``key`` (``runtime.fit_min_n``), from the typed settings: the
         schema's default when the config leaves it out; ``KeyError`` if the section is absent."""
-        from ..settings import setting_value
-
         return setting_value(self.settings, key)
 
     def rng(self, *names: object) -> np.random.Generator:
