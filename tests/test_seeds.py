@@ -275,7 +275,7 @@ def test_a_dry_run_of_the_default_tier_plans_only_the_seeded_jobs(tmp_path):
         timeout=600,
     )
     assert p.returncode == 0, p.stderr[-4000:]
-    calls = [x for x in p.stderr.splitlines() if x.startswith("onlinerank.seeds: -m snakemake")]
+    calls = [x for x in p.stderr.splitlines() if x.startswith("onlinerank.seeds: snakemake ")]
     assert [c.split("--configfile ")[1].split()[0] for c in calls] == [
         "config/config.yaml",
         "results/seeds/1309/config.yaml",

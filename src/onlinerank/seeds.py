@@ -129,11 +129,14 @@ def evaluate_seed(
 
 
 def _snakemake(args: Sequence[str]) -> None:
-    """One Snakemake call (this Python's); stops the whole plan, naming the call, if it fails."""
-    cmd = [sys.executable, "-m", "snakemake", *args]
-    print("onlinerank.seeds: " + " ".join(cmd[1:]), file=sys.stderr, flush=True)
-    if subprocess.run(cmd).returncode != 0:
-        raise SystemExit(f"onlinerank: replicate: Snakemake failed: {' '.join(cmd[2:])}")
+    """One Snakemake call: the ``snakemake`` program beside this Python (the one ``make`` runs), or
+    this Python's module where there is none; stops the whole plan, naming the call, if it fails."""
+    beside = Path(sys.executable).parent / "snakemake"
+    program = [str(beside)] if beside.exists() else [sys.executable, "-m", "snakemake"]
+    shown = " ".join(["snakemake", *args])
+    print(f"onlinerank.seeds: {shown}", file=sys.stderr, flush=True)
+    if subprocess.run([*program, *args]).returncode != 0:
+        raise SystemExit(f"onlinerank: replicate: Snakemake failed: {shown}")
 
 
 def replicate(config_path: str, count: int, snakemake_args: Sequence[str] = ()) -> list[str]:

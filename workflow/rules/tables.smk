@@ -44,6 +44,10 @@ rule table_piece:
         benchmark_path(RES, "table_piece", "{table}/{piece}")
     conda:
         "../../environment.yml"
+    # on SLURM the pieces join the group 'tables' (workflow/profiles/slurm), whose members must ask
+    # for the same slurm_extra as the tables
+    resources:
+        slurm_extra="",
     params:
         spec=lambda wc: section_digest(SETTINGS, *BUILT_TABLES[wc.table].keys),
     script:
