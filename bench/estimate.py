@@ -136,7 +136,9 @@ def _children_cpu() -> float:
 def timed_run(cmd: list[str], **kwargs: Any) -> float:
     """Seconds of the subprocess ``cmd`` (wall clock, or its CPU seconds with ``--cpu``)."""
     t0, c0 = time.perf_counter(), _children_cpu()
-    subprocess.run(cmd, check=True, capture_output=True, **kwargs)
+    p = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    if p.returncode != 0:
+        raise SystemExit(f"bench.estimate: a timed run failed (status {p.returncode}):\n{p.stderr[-3000:]}")
     return _children_cpu() - c0 if CPU["on"] else time.perf_counter() - t0
 
 
@@ -169,12 +171,19 @@ def snakemake_job_seconds(jobs: int = 6) -> float:
     return max(0.0, (times[0] - times[1]) / jobs - run_seconds(PREAMBLE, 3))
 
 
+#: the scripts' path to the package ``mutants`` (workflow/mutants, not installed), as the mutations
+#: script sets it
+_WORKFLOW_PATH = f"import sys\nsys.path.insert(0, {str(ROOT / 'workflow')!r})\n"
+
+
 def startup_seconds(rule: str, runs: int = 3) -> float:
     """Seconds a job of ``rule`` spends before its work in its own interpreter (module
     docstring), without Snakemake's share (:func:`snakemake_job_seconds`)."""
     if rule not in RULE_SCRIPT:
         return 0.0
-    return run_seconds(PREAMBLE + script_imports(RULE_SCRIPT[rule]) + "\n" + _WARM.get(rule, ""), runs)
+    return run_seconds(
+        PREAMBLE + _WORKFLOW_PATH + script_imports(RULE_SCRIPT[rule]) + "\n" + _WARM.get(rule, ""), runs
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -272,10 +281,7 @@ def mutations_seconds(config_path: str | os.PathLike) -> float:
     """Seconds of the mutations job: its code in a fresh interpreter (with the script's path to
     the package ``mutants``, which is not installed)."""
     code = (
-        PREAMBLE
-        + f"import sys\nsys.path.insert(0, {str(ROOT / 'workflow')!r})\n"
-        + script_imports("mutations.py")
-        + "\nimport yaml\n"
+        PREAMBLE + _WORKFLOW_PATH + script_imports("mutations.py") + "\nimport yaml\n"
         "from onlinerank.config import load_settings\n"
         f"settings = load_settings(yaml.safe_load(open({str(config_path)!r})))\n"
         "mutation_rows(run_mutations(settings))\n"

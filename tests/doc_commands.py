@@ -327,22 +327,20 @@ def make_help_commands() -> list[Command]:
 # --- running ------------------------------------------------------------------------------------
 
 
-def _one_stage(words: list[str], repo: Path) -> list[str]:
-    """``python -m bench.estimate CONFIG``: the lower-bound stage only, when the config has one
-    (the stress tier's whole estimate takes minutes; a config of one's own is small)."""
-    import yaml
-
-    config = next((w for w in words if w.endswith((".yaml", ".yml"))), "config/stress.yaml")
-    return ["--stage", "lower"] if "lower" in (yaml.safe_load((repo / config).read_text()) or {}) else []
-
-
-#: programs (``python -m`` modules) that run for minutes -> the arguments of their quickest form
+BENCH_QUICK = "--quick --sizes 100 --no-startup --no-scale --no-worst-case".split()
+#: programs (``python -m`` modules) that run for minutes -> their quickest form (given the command's
+#: words and where the program's arguments begin)
 QUICKER = {
-    "bench": lambda words, repo: "--quick --sizes 100 --no-startup --no-scale --no-worst-case".split(),
-    "bench.estimate": _one_stage,
-    # every further seed reruns the tier's sampled experiments: the dry run of each Snakemake call
-    # (tests/test_seeds.py runs `make replicate` on the smoke tier for real)
-    "onlinerank.seeds": lambda words, repo: ["-n"],
+    "bench": lambda words, start: [
+        *words,
+        *"--quick --sizes 100 --no-startup --no-scale --no-worst-case".split(),
+    ],
+    # the estimate's plan (its jobs, no timing): tests/test_bench.py checks the timed estimate
+    "bench.estimate": lambda words, start: [*words, "--plan"],
+    # every further seed reruns the tier's sampled experiments: the dry run of each Snakemake call,
+    # with one further seed (the plans of the others differ only by their seed); tests/test_seeds.py
+    # runs `make replicate` on the smoke tier for real
+    "onlinerank.seeds": lambda words, start: [*words[: start + 1], "1", *words[start + 2 :], "-n"],
 }
 
 
@@ -582,7 +580,7 @@ def check(text: str, cp: Copy, where: str, env: tuple = ()) -> None:
     elif prog == "jupyter" and words[start : start + 1] != ["execute"]:
         _check_server(text, cp, where, env)
     elif prog in QUICKER:
-        _run(shlex.join([*words, *QUICKER[prog](words, cp.repo)]), cp, where, env)
+        _run(shlex.join(QUICKER[prog](words, start)), cp, where, env)
     else:
         _run(text, cp, where, env)
 

@@ -470,19 +470,24 @@ def test_the_digests_command_refuses_a_bad_log_in_one_line(tmp_path):
 
 def test_the_digests_command_prints_an_entry_for_an_unrecorded_claim(tmp_path):
     """With a log that records nothing since its baseline but thm3.1's old digest, the command
-    lists thm3.1 as not recorded and prints an entry, which appended makes the log record it."""
+    lists thm3.1 as not recorded (exit status 1) and with ``--entry`` prints an entry (exit status
+    0), which appended makes the log record it."""
     log = load_log()
     text = LOG_PATH.read_text()
     current = recorded_digests(log)["thm3.1"][0]
     path = tmp_path / "changes.toml"
     path.write_text(text.replace(f'"thm3.1" = "{current}"', f'"thm3.1" = "{"f" * 12}"'))
-    out = subprocess.run(
-        [sys.executable, "-m", "onlinerank.claims", "digests", "--entry", "--log", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+    check, out = (
+        subprocess.run(
+            [sys.executable, "-m", "onlinerank.claims", "digests", *entry, "--log", str(path)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        for entry in ([], ["--entry"])
     )
-    assert out.returncode == 1, out.stderr
+    # a check without --entry fails on the unrecorded claim; with it, the entry is printed
+    assert (check.returncode, out.returncode) == (1, 0), out.stderr
     assert f"thm3.1 {current} not recorded (the log records {'f' * 12})" in out.stdout
     entry = out.stdout.split("reason:\n\n", 1)[1]
     assert f'"thm3.1" = "{current}"' in entry

@@ -5,8 +5,8 @@ the block in place.
 ``python -m onlinerank.claims digests [--config config/config.yaml]``: each tested claim's digest
 under the config (default: the default tier, whose digests the change log records) and whether the
 change log records it; ``--entry`` prints, for the claims it does not record, an entry to append to
-``src/onlinerank/claims/changes.toml``; exit status 1 when a claim is unrecorded, a committed entry
-was edited, or the log is malformed."""
+``src/onlinerank/claims/changes.toml``; exit status 1 when a claim is unrecorded (0 with ``--entry``,
+which has printed what to append), a committed entry was edited, or the log is malformed."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def _digests(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if pending and args.entry:
         print("\n# append to " + str(log_path) + ", filling in change, before and reason:\n")
         print(entry_text(pending))
-    return 1 if pending or problems else 0
+    return 1 if problems or (pending and not args.entry) else 0
 
 
 def main(argv: list[str] | None = None) -> int:
