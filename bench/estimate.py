@@ -301,17 +301,12 @@ def figure_jobs(config_path: str | os.PathLike, settings: Settings, tables_dir: 
         if not set(spec.tables) <= have:
             continue
         paths = {t: str(tables_dir / f"{t}.csv") for t in spec.tables}
+        outputs = {name: (str(tables_dir / f"{name}.png"), str(tables_dir / f"{name}.pdf"))}
         code = (
             PREAMBLE + script_imports("figure.py") + "\nimport yaml\n"
             "from onlinerank.config import load_settings\n"
-            "from onlinerank.plotting import save_figure, stamp\n"
             f"settings = load_settings(yaml.safe_load(open({str(config_path)!r})))\n"
-            f"tables = {{t: read_figure_table(p) for t, p in {paths!r}.items()}}\n"
-            f"fig = draw({name!r}, tables, settings)\n"
-            "with style():\n"
-            "    stamp(fig, config_digest(settings.as_config()), git_commit())\n"
-            f"    save_figure(fig, {str(tables_dir / f'{name}.png')!r},"
-            f" {str(tables_dir / f'{name}.pdf')!r})\n"
+            f"draw_figures([{name!r}], {paths!r}, settings, {outputs!r})\n"
         )
         out[name] = run_seconds(code)
     return out

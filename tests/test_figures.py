@@ -494,10 +494,16 @@ def test_figure_batches_split_the_catalog_by_what_the_figures_read():
 
 _DRAW_ALONE = """
 import json, sys
+import yaml
+from onlinerank.config import load_settings
 from onlinerank.plotting import draw_figures
-names, paths, config, outputs = json.loads(sys.argv[1])
-draw_figures(names, paths, config, {k: tuple(v) for k, v in outputs.items()})
+names, paths, config_path, outputs = json.loads(sys.argv[1])
+settings = load_settings(yaml.safe_load(open(config_path)))
+draw_figures(names, paths, settings, {k: tuple(v) for k, v in outputs.items()})
 """
+
+
+SMOKE_CONFIG = str(ROOT / "config" / "smoke.yaml")
 
 
 def test_a_figure_drawn_after_others_in_one_process_is_the_figure_drawn_alone(tables, tmp_path):
@@ -515,8 +521,9 @@ def test_a_figure_drawn_after_others_in_one_process_is_the_figure_drawn_alone(ta
     batch = {f: (str(tmp_path / f"batch_{f}.png"), str(tmp_path / f"batch_{f}.pdf")) for f in names}
     draw_figures(names, paths, CONFIG, batch)
     alone = {"spearman_correlation": [str(tmp_path / "alone.png"), str(tmp_path / "alone.pdf")]}
+    argument = json.dumps([["spearman_correlation"], paths, SMOKE_CONFIG, alone])
     subprocess.run(
-        [sys.executable, "-c", _DRAW_ALONE, json.dumps([["spearman_correlation"], paths, CONFIG, alone])],
+        [sys.executable, "-c", _DRAW_ALONE, argument],
         check=True,
         cwd=ROOT,
     )

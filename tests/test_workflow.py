@@ -1,5 +1,6 @@
 """The Snakemake pipeline on the smoke tier (one run shared by the session: conftest.smoke_run)."""
 
+import copy
 import hashlib
 import json
 import math
@@ -162,10 +163,11 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, smoke_settings, 
     (tmp_path / "edited.yaml").write_text(yaml.safe_dump(cfg))
     jobs = planned_jobs(run, "--configfile", str(tmp_path / "edited.yaml"))
     # one job per value of the stage's split keys (and block) among the experiment's cells
-    from onlinerank.settings import as_settings
+    from onlinerank.config import load_settings
 
     grid = {"adversary": "adversaries", "learner": "learners", "n": "n", "k": "k", "T": "T"}
-    groups = math.prod(len(kchoice[grid[key]]) for key in as_settings(cfg).stages["upper"].split)
+    split = load_settings(copy.deepcopy(cfg)).stages["upper"].split
+    groups = math.prod(len(kchoice[grid[key]]) for key in split)
     blocks = -(-kchoice["replicates"] // cfg["upper"]["block_size"])
     assert jobs["simulate"] == groups * blocks
     assert jobs["aggregate"] == 1 and jobs["claims"] == 1

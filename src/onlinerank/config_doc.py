@@ -20,6 +20,7 @@ from .settings import SCHEMA_PATH
 
 __all__ = ["INTRO", "NOTES", "key_rows", "config_readme", "main"]
 
+#: the page's opening: what the file is, how to read a key, where a plug-in's parameters are
 INTRO = """\
 # Configuration keys
 
@@ -44,6 +45,7 @@ config leaves out takes the default of the table below (the schema's; a learner'
 adversary's parameters left out of its entry: its constructor's).
 """
 
+#: the page's closing notes: the stages, the experiments and what a key means beyond its row
 NOTES = """\
 Stages (each `{block_size, split, experiments}`): `upper` (Theorem 3.1, Corollary 3.2), `lower`
 (Monte Carlo of the lower-bound construction), `baselines` (Section 4: every learner on common
