@@ -327,7 +327,6 @@ def make_help_commands() -> list[Command]:
 # --- running ------------------------------------------------------------------------------------
 
 
-BENCH_QUICK = "--quick --sizes 100 --no-startup --no-scale --no-worst-case".split()
 #: programs (``python -m`` modules) that run for minutes -> their quickest form (given the command's
 #: words and where the program's arguments begin)
 QUICKER = {
