@@ -243,7 +243,7 @@ def table_jobs(config_path: str | os.PathLike, settings: Settings, out_dir: Path
     in a fresh interpreter writing ``out_dir/<table>.csv`` (a pooled table: its pieces in order,
     the pooling job a start-up)."""
     from onlinerank.io import atomic_write_text, concat_csv
-    from onlinerank.table_schemas import BUILT_TABLES, TABLE_STAGE, table_pieces
+    from onlinerank.tables import BUILT_TABLES, TABLE_STAGE, table_pieces
 
     present = {s for s in TABLE_STAGE.values() if s in settings.config}
     out = {}
@@ -309,7 +309,7 @@ def figure_jobs(config_path: str | os.PathLike, settings: Settings, tables_dir: 
 
 def closed_form_seconds(settings: Settings, stage: str) -> float:
     """Work of ``stage``'s aggregate job for its closed-form cells (theory §4.6)."""
-    from onlinerank.tables import closed_form_rows
+    from onlinerank.sim_tables import closed_form_rows
 
     t0 = clock()
     for cell in cells_of(settings, stage):

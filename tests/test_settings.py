@@ -151,7 +151,7 @@ def test_the_recorded_rate_is_exactly_the_papers_eta_when_the_learner_ran_at_it(
     from onlinerank.cells import cells_of, run_block
     from onlinerank.io import read_table, write_csv
     from onlinerank.learners.onlinerank import ran_at_paper_eta
-    from onlinerank.tables import aggregate
+    from onlinerank.sim_tables import aggregate
 
     cfg = bare()
     cfg["upper"]["experiments"][0].update(family="kchoice", n=[7, 10], k=[1, 3], T=[5, 13])

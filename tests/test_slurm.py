@@ -157,7 +157,7 @@ def test_the_profile_plans_the_full_dag_of_every_tier(tier):
         assert set(members) in ({"simulate"}, {"table"}), members
         assert sum(members.values()) <= max(prof["group-components"].values())
     tables = sum(g["table"] for g in groups)
-    from onlinerank.table_schemas import TABLE_STAGE
+    from onlinerank.tables import TABLE_STAGE
 
     config = yaml.safe_load((ROOT / tier).read_text())
     assert tables + alone["table"] == sum(

@@ -12,6 +12,7 @@ condition ``eta <= 1`` (``eta * max|s_u - s_v| <= 1``) is unnecessary.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import cast
 
 import numpy as np
@@ -24,6 +25,8 @@ __all__ = [
     "eta_paper",
     "eta_optimal",
     "resolve_eta",
+    "eta_text",
+    "ran_at_paper_eta",
     "corollary32_stated_M",
     "rate_parameter",
     "theorem31",
@@ -96,6 +99,28 @@ def resolve_eta(eta: str | float, n: int, T: int, M: float, family: str = "", k:
     if eta == "optimal":
         return float(eta_optimal(n, T, M))
     return cast(float, eta)  # not a word: rate_parameter returned a float
+
+
+def eta_text(eta: str | float | None) -> str:
+    """A learning-rate rule of :func:`resolve_eta` as written in legends and titles (theory §3.2):
+    the paper's η_p, η* or a number."""
+    if eta in (None, "paper"):
+        return "η_p"
+    if eta == "optimal":
+        return "η*"
+    try:
+        return f"η = {float(eta):g}"
+    except (TypeError, ValueError):
+        return f"η = {eta}"
+
+
+def ran_at_paper_eta(r: Mapping) -> bool:
+    """Whether a simulation table's row ran at the paper's rate η_p = n sqrt(ln 2/(T M)) (theory
+    §3.2): its recorded ``eta`` (the rate the learner resolved) equals the one
+    :func:`resolve_eta` gives for ``"paper"`` at the row's n, T, M, family and k.  The same
+    computation on the same numbers (the table keeps floats exactly), so equality is exact; NaN (a
+    learner without a rate) is never equal."""
+    return r["eta"] == resolve_eta("paper", int(r["n"]), int(r["T"]), float(r["M"]), r["family"], int(r["k"]))
 
 
 def theorem31_sharp(

@@ -21,9 +21,12 @@ from typing import TYPE_CHECKING
 
 from .adversaries import ADVERSARIES, make_adversary
 from .cells import STAGES, cell_game, cells_of, find_group, spec_params
-from .learners import LEARNERS, make_learner
+from .claims import validate_registry
+from .config_file import read_config
+from .learners import LEARNERS, make_learner, paper_algorithm
 from .provenance import config_digest
 from .schema_validation import ConfigError, resolve_output_dirs, validate_schema
+from .settings import _typed, as_settings
 from .worst_case import DP_FAMILIES, _check_size, dp_learner
 from .worst_case_tables import _max_n
 
@@ -54,8 +57,6 @@ def _fail(key: str, value, why: str) -> None:
 def output_dirs(path: str | os.PathLike) -> tuple[str, str]:
     """``(results_dir, figures_dir)`` of the config file ``path`` as the pipeline resolves them
     (read by :func:`onlinerank.config_file.read_config`: a key given twice is an error)."""
-    from .config_file import read_config
-
     config = read_config(path)
     resolve_output_dirs(config)
     return config["results_dir"], config["figures_dir"]
@@ -83,8 +84,6 @@ def validate_config(config: dict) -> Settings:
     game (n < 2, k > n, k > n/2 for k-choice, T < 1, ...), checks the worst cases' sizes and the
     claim registry's config keys, so nothing runs on a bad config (theory §5).
     """
-    from .settings import _typed
-
     for kind, registry, make in (
         ("learners", LEARNERS, make_learner),
         ("adversaries", ADVERSARIES, make_adversary),
@@ -117,8 +116,6 @@ def validate_config(config: dict) -> Settings:
     _validate_grids(config)
     if config.get("worst_case"):
         validate_worst_case(config["worst_case"], config["learners"])
-    from .claims import validate_registry
-
     try:
         validate_registry(config)
     except ValueError as e:
@@ -270,8 +267,6 @@ def group_digest(config: Settings | Mapping, group: str) -> str:
     adversary, the seed and the number of checkpoints.  Used as the ``params`` of the simulate
     rule, so that editing a grid, a learner or an adversary in the config reruns exactly the jobs
     it changes (Snakemake does not look inside the config by itself)."""
-    from .settings import as_settings
-
     settings = as_settings(config)
     cells = find_group(settings, group)
     return config_digest(
@@ -355,7 +350,7 @@ def validate_worst_case(section: dict, learners: dict) -> None:
             _wc_fail(f"{where}.family", fam, f"must be one of {', '.join(DP_FAMILIES)}")
         n, k = _int(f"{where}.n", case["n"], 2), _int(f"{where}.k", case["k"])
         for T in _ints(f"{where}.T", case["T"]):
-            _check_dp(f"{where}.T", "onlinerank", n, T, fam, k, cap)
+            _check_dp(f"{where}.T", paper_algorithm(), n, T, fam, k, cap)
         for f in case["eta_factor"]:
             if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
                 _wc_fail(f"{where}.eta_factor", f, "must be positive numbers")
@@ -404,7 +399,7 @@ def validate_worst_case(section: dict, learners: dict) -> None:
             _wc_fail("tightness.eta_factor", f, "must be positive numbers")
     for i, p in enumerate(_points("tightness.exact", tight["exact"], T_list=True)):
         for T in p["T"]:
-            _check_dp(f"tightness.exact[{i}].T", "onlinerank", p["n"], T, fam, k, cap)
+            _check_dp(f"tightness.exact[{i}].T", paper_algorithm(), p["n"], T, fam, k, cap)
     _points("tightness.search", tight["search"], T_list=True)
     srch = _mapping("search", section["search"], ("width", "max_evals"))
     for key in ("width", "max_evals"):

@@ -18,7 +18,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import yaml
+
 __all__ = [
+    "SCHEMA_PATH",
     "jsonschema",
     "SKIPPED_FORMAT_PACKAGE",
     "ConfigError",
@@ -26,6 +29,9 @@ __all__ = [
     "RESULTS_DIR_FIELD",
     "resolve_output_dirs",
 ]
+
+#: the config's JSON schema, a YAML file with the types, ranges, descriptions and every default
+SCHEMA_PATH = Path(__file__).with_name("config.schema.yaml")
 
 #: the optional format package not loaded with the validator (its import costs seconds)
 SKIPPED_FORMAT_PACKAGE = "rfc3987_syntax"
@@ -38,7 +44,7 @@ def jsonschema() -> ModuleType:
     if hide:
         sys.modules[SKIPPED_FORMAT_PACKAGE] = None  # type: ignore[assignment]  # "import" raises ImportError
     try:
-        import jsonschema as module
+        import jsonschema as module  # lazy: imported with the format package hidden (module docstring)
     finally:
         if hide:
             del sys.modules[SKIPPED_FORMAT_PACKAGE]
@@ -60,10 +66,6 @@ def validate_schema(config: dict, schema_path: str | Path | None = None) -> None
     Raises :class:`ConfigError` with one line naming the offending key (``a.b[2].c``); for an
     unknown key it suggests the closest allowed one.
     """
-    import yaml
-
-    from .settings import SCHEMA_PATH
-
     js = jsonschema()
     schema = yaml.safe_load(Path(schema_path or SCHEMA_PATH).read_text())
     validator_cls = js.validators.validator_for(schema)

@@ -8,20 +8,24 @@ then the typed object is built.  Every default lives in the schema only: code re
 field (``settings.checkpoints``, ``stage.block_size``, ``settings.runtime.fit_min_n``), never
 ``config.get(key, default)``.  Snakemake keeps its ``config`` dict (filled in place by the same
 call); code given a dict goes through :func:`as_settings`, which types it once per process and
-config.  This module imports nothing of the package at module level and never the semantic
-checks, so the steps that read settings (claims, figures) do not depend on the engine's code.
+config.  This module imports nothing of the engine and never the semantic checks, so the steps
+that read settings (claims, figures) do not depend on the engine's code.
 """
 
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .provenance import config_digest
+from .schema_validation import SCHEMA_PATH, validate_schema
+
 __all__ = [
+    "STAGES",
     "SCHEMA_PATH",
     "Spec",
     "Experiment",
@@ -38,8 +42,9 @@ __all__ = [
     "setting_value",
 ]
 
-#: the config's JSON schema, a YAML file with the types, ranges, descriptions and every default
-SCHEMA_PATH = Path(__file__).with_name("config.schema.yaml")
+#: the simulation stages of the pipeline, config sections with ``block_size``, ``split`` and
+#: ``experiments`` (one table ``sim_<stage>`` each)
+STAGES = ("upper", "lower", "baselines", "spearman")
 
 
 def _frozen(value: Any) -> Any:
@@ -80,8 +85,7 @@ class Spec:
         ``KeyError`` if the constructor has no such parameter (theory §5)."""
         if key in self.params:
             return self.params[key]
-        import inspect
-
+        # lazy: the plug-ins load the engine, which the steps reading settings must not depend on
         from .adversaries import ADVERSARIES
         from .learners import LEARNERS
 
@@ -304,8 +308,6 @@ def _worst_case(sec: Mapping) -> WorstCase:
 
 def _typed(config: Mapping) -> Settings:
     """The typed object of a config the schema has validated and filled (no default here)."""
-    from .table_schemas import STAGES
-
     claims = config["claims"]
     bc = config.get("bound_comparison")
     lemma = config.get("lemma61")
@@ -347,8 +349,6 @@ _BUILT: dict[str, Settings] = {}
 
 
 def _key(config: Mapping) -> str:
-    from .provenance import config_digest
-
     return config_digest(dict(config)) + repr(config.get("strict"))
 
 
@@ -367,8 +367,6 @@ def as_settings(config: Settings | Mapping) -> Settings:
         try:
             _BUILT[key] = _typed(config)
         except KeyError:  # not filled by the schema yet
-            from .schema_validation import validate_schema
-
             filled = copy.deepcopy(dict(config))
             validate_schema(filled)
             _BUILT[key] = _typed(filled)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .adversaries import make_adversary
+from .adversaries.uniform import UniformAdversary
 from .game import Game
 from .learners import make_learner
 from .seeding import draw_seeds, replicate_keys, replicate_streams
@@ -77,7 +77,7 @@ def repeat_seconds(
     learner = make_learner(spec["name"], **params)
     if sample == "first-step" and not learner.implements("sample_first_step"):
         raise ValueError(f"learner {spec['name']!r} has no sample_first_step()")
-    adv = make_adversary("uniform")
+    adv = UniformAdversary()  # the timings' feedback: i.i.d. uniform choices
     learner.reset(game, 1)
     adv.reset(game, replicate_streams(seed, ("timing", n), [0], "adversary"))
     keys = replicate_keys(seed, ("timing", n, spec["name"]), [0], "learner")

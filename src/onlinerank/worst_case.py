@@ -58,7 +58,7 @@ from .bounds import (
 from .feedback import Feedback, FeedbackBlock, family_M, pair_abs_sum
 from .game import Game
 from .hindsight import hindsight_loss
-from .learners import Learner, make_learner
+from .learners import LEARNERS, Learner, make_learner, paper_algorithm
 from .registry import block_hook_applies
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ MAX_STATES = 20_000_000
 
 #: how the functions here take a learner: a registered name, a spec dict ``{"name": ..., **params}``
 #: or a :class:`~onlinerank.learners.base.Learner` instance
-LearnerArg: TypeAlias = str | dict | Learner
+LearnerArg: TypeAlias = str | dict | Learner | None
 
 _CHUNK_FLOATS = 1 << 22  # learner state floats per batch of states
 _BLOCK = 1 << 17  # states per block of the DP's (states, actions) work arrays
@@ -145,6 +145,8 @@ def _learner_spec(learner: LearnerArg, eta: str | float | None) -> tuple[dict | 
         if eta is not None:
             raise ValueError("eta: give it to the Learner instance itself, not alongside one")
         return None, learner
+    if learner is None:  # the paper's algorithm
+        learner = paper_algorithm()
     if isinstance(learner, str):
         spec: dict[str, Any] = {"name": learner}
     elif isinstance(learner, dict) and isinstance(learner.get("name"), str):
@@ -152,10 +154,11 @@ def _learner_spec(learner: LearnerArg, eta: str | float | None) -> tuple[dict | 
     else:
         raise ValueError(f"learner must be a name, a spec dict with a 'name' or a Learner, got {learner!r}")
     if eta is not None:
-        if spec["name"] != "onlinerank":
+        cls = LEARNERS.get(spec["name"])
+        if cls is None or cls.configured_rate({}) is None:
             raise ValueError(
-                f"eta: applies to OnlineRank only (learner {spec['name']!r} takes its own parameters "
-                "in a spec dict)"
+                f"eta: applies to a learner with a learning rate only (learner {spec['name']!r} takes "
+                "its own parameters in a spec dict)"
             )
         if "eta" in spec and spec["eta"] != eta:
             raise ValueError(f"eta: given twice ({eta!r} and {spec['eta']!r} in the learner spec)")
@@ -333,7 +336,7 @@ class WorstCaseResult:
     n_states: int
     max_layer_states: int
     argmax_seq: np.ndarray | None = field(default=None, repr=False)
-    learner: str = "onlinerank"
+    learner: str = ""
     params: dict = field(default_factory=dict)
     bound_own: float = math.nan
     ratio_own: float = math.nan
@@ -345,9 +348,10 @@ def make_result(lrn: Learner, game: Game, value: float, **extra: Any) -> WorstCa
     """A :class:`WorstCaseResult` with the bounds of theory §3.2–§3.3 filled in (shared with the
     search adversaries)."""
     n, T, M = game.n, game.T, game.M
-    eta = float(lrn.eta_value) if lrn.name == "onlinerank" else math.nan  # type: ignore[attr-defined]
+    # the rate and the sharp bound of Theorem 3.1 are the paper's algorithm's (theory §3.2)
+    eta = float(lrn.eta_value) if lrn.paper_algorithm else math.nan  # type: ignore[attr-defined]
     b31 = float(theorem31_paper(n, T, M))
-    sharp = float(theorem31_sharp(n, T, M, eta)) if lrn.name == "onlinerank" else math.nan
+    sharp = float(theorem31_sharp(n, T, M, eta)) if lrn.paper_algorithm else math.nan
     own = learner_bound(lrn, game)
     return WorstCaseResult(
         n=n,
@@ -533,7 +537,7 @@ def exact_worst_regret(
     n: int,
     T: int,
     *,
-    learner: LearnerArg = "onlinerank",
+    learner: LearnerArg = None,
     family: str = "single",
     k: int = 1,
     eta: str | float | None = None,
@@ -567,7 +571,7 @@ def exact_worst_regrets(
     T: int,
     etas: Sequence[str | float | None],
     *,
-    learner: LearnerArg = "onlinerank",
+    learner: LearnerArg = None,
     family: str = "single",
     k: int = 1,
     return_argmax: bool = True,
@@ -674,7 +678,7 @@ def sequence_regret(
     n: int | None = None,
     eta: str | float | None = None,
     *,
-    learner: LearnerArg = "onlinerank",
+    learner: LearnerArg = None,
     family: str | None = None,
     k: int | None = None,
 ) -> float:
@@ -700,7 +704,7 @@ def brute_force_worst_regret(
     n: int,
     T: int,
     *,
-    learner: LearnerArg = "onlinerank",
+    learner: LearnerArg = None,
     family: str = "single",
     k: int = 1,
     eta: str | float | None = None,

@@ -1,11 +1,11 @@
 # Figures: one rule, one job per figure.  The catalog is the package onlinerank.figures: a new
-# figure is one module `src/onlinerank/figures/<name>.py` (its FigureSpec: tables read, claims
-# supported, caption; and its plot function), found without a list to edit.  A figure whose
-# tables' stages are absent is not made.  "claims" is figures/claims.json.
+# figure is one module `src/onlinerank/figures/<name>.py` (its drawing, declared with @figure:
+# tables read, claims supported, caption), found without a list to edit.  A figure whose tables'
+# stages are absent is not made.  "claims" is figures/claims.json.
 
 from onlinerank.claims import REGISTRY
 from onlinerank.figures import CLAIMS_TABLE, FIGURES, check_catalog
-from onlinerank.table_schemas import TABLE_STAGE
+from onlinerank.tables import TABLE_STAGE
 
 check_catalog(REGISTRY, TABLE_STAGE)
 
@@ -19,7 +19,7 @@ SECTION_TITLE = {"paper": "1. Claims of the paper", "beyond": "2. Findings beyon
 rule figure:
     input:
         tables=lambda wc: [TABLE[t] for t in FIGURES[wc.fig].tables],
-        code=lambda wc: figure_code(wc.fig),
+        code=lambda wc: code("figure.py", FIGURES[wc.fig].draw),
     output:
         png=report(
             f"{FIG}/{{fig}}.png",

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .code_digest import code_closure
-from .registry import REGISTRY, Claim, Context, config_value, inputs_digest
+from .registry import REGISTRY, TABLE_STAGE, Claim, Context, config_value, inputs_digest
 from .stats import combine_verdicts
 
 __all__ = [
@@ -157,8 +157,6 @@ def claim_test(c: Claim, config: Mapping) -> dict:
 
 
 def _optional_stages(c: Claim) -> set[str]:
-    from .registry import TABLE_STAGE
-
     return {TABLE_STAGE[t] for t in c.optional}
 
 

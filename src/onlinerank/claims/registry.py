@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ..table_schemas import SIM_COLUMNS, TABLE_STAGE, columns
+from ..registry import Registry
+from ..tables import SIM_COLUMNS, TABLE_STAGE, columns
 from .stats import interval_verdict
 
 if TYPE_CHECKING:
@@ -98,10 +99,13 @@ class Claim:
         return tuple(sorted({TABLE_STAGE[t] for t in self.reads}))
 
 
-REGISTRY: dict[str, Claim] = {}
+#: every registered statement, by id (filled by the modules of :mod:`onlinerank.claims` on import)
+REGISTRY: Registry = Registry("claim", key="id")
 
 
 def _add(entry: Claim) -> Claim:
+    """Check ``entry`` and register it in :data:`REGISTRY` (the one way of
+    :mod:`onlinerank.registry`)."""
     if entry.id in REGISTRY:
         raise ValueError(f"duplicate claim id {entry.id!r}")
     if entry.section not in SECTIONS:
@@ -121,8 +125,7 @@ def _add(entry: Claim) -> Claim:
         raise ValueError(f"claim {entry.id}: kind must be one of {', '.join(KINDS)}, got {entry.kind!r}")
     elif entry.kind != "data" and not entry.basis:
         raise ValueError(f"claim {entry.id}: kind {entry.kind!r} needs a basis (what it rests on or checks)")
-    REGISTRY[entry.id] = entry
-    return entry
+    return REGISTRY.register(entry)
 
 
 def claim(**fields: Any) -> Callable[[Callable], Callable]:

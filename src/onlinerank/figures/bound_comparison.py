@@ -13,21 +13,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..plotting import LEARNER_COLORS, plain_log_axis
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
-
-FIGURE = FigureSpec(
-    name="bound_comparison",
-    tables=("bound_comparison",),
-    claims=("sec4.hedge", "sec4.fpl", "sec4.permelearn", "sec5.fpl", "sec5.permelearn"),
-    caption="Each baseline's regret bound over Theorem 3.1's, divided by the factor the paper claims, "
-    "versus n (and k) at T = T_factor n ln n, with the exact infimum c over the paper's domain "
-    "(solid) and the limit as n grows (dashed): the Omega statements hold iff c > 0.",
-)
 
 FAMILIES = ["single", "kchoice", "subset", "spearman"]
 NAMES = {"hedge": "Hedge over n!", "fpl": "FPL", "permelearn": "PermELearn"}
@@ -43,6 +34,14 @@ def panels_of(rows: list[dict]) -> tuple[list[tuple], dict[tuple, list[dict]]]:
     return keys, panels
 
 
+@figure(
+    "bound_comparison",
+    tables=("bound_comparison",),
+    claims=("sec4.hedge", "sec4.fpl", "sec4.permelearn", "sec5.fpl", "sec5.permelearn"),
+    caption="Each baseline's regret bound over Theorem 3.1's, divided by the factor the paper claims, "
+    "versus n (and k) at T = T_factor n ln n, with the exact infimum c over the paper's domain "
+    "(solid) and the limit as n grows (dashed): the Omega statements hold iff c > 0.",
+)
 def plot_bound_comparison(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Each baseline's bound over Theorem 3.1's over the claimed factor, with the exact infimum
     and the limit (theory §3.3)."""

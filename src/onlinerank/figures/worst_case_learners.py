@@ -12,21 +12,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..plotting import learner_style
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
-
-FIGURE = FigureSpec(
-    name="worst_case_learners",
-    tables=("worst_case_learners",),
-    claims=("beyond.worst_case_learners",),
-    caption="Every learner's exact worst-case regret (dynamic program over all sequences) side by "
-    "side, and beyond the DP every learner against the same adversaries (greedy, cyclic and the "
-    "search), with Theorem 3.1's bound and each baseline's own bound.",
-)
 
 #: the adversaries' markers: method -> (marker, legend label)
 MARKERS = {
@@ -39,6 +30,14 @@ MARKERS = {
 TOP = 1.6
 
 
+@figure(
+    "worst_case_learners",
+    tables=("worst_case_learners",),
+    claims=("beyond.worst_case_learners",),
+    caption="Every learner's exact worst-case regret (dynamic program over all sequences) side by "
+    "side, and beyond the DP every learner against the same adversaries (greedy, cyclic and the "
+    "search), with Theorem 3.1's bound and each baseline's own bound.",
+)
 def plot_worst_case_learners(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Every learner's worst case (exact or the best adversary found) over Theorem 3.1, per
     (n, T) (theory §3.3, §3.4)."""
