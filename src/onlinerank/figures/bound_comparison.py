@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..cited_bounds import CITED_BOUNDS
 from ..plotting import LEARNER_COLORS, plain_log_axis
 from .base import figure
 
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from ..settings import Settings
 
 FAMILIES = ["single", "kchoice", "subset", "spearman"]
-NAMES = {"hedge": "Hedge over n!", "fpl": "FPL", "permelearn": "PermELearn"}
+#: each cited baseline's legend (its declaration's label)
+NAMES = {m: cited.label for m, cited in CITED_BOUNDS.items()}
 
 
 def panels_of(rows: list[dict]) -> tuple[list[tuple], dict[tuple, list[dict]]]:
@@ -61,7 +63,7 @@ def plot_bound_comparison(tables: dict[str, list[dict]], config: Settings) -> Fi
     for ax, key in zip(axes.flat, keys, strict=False):
         fam, sweep, fixed = key
         top = 0.0
-        for m in ("hedge", "fpl", "permelearn"):
+        for m in CITED_BOUNDS:
             rs = sorted((r for r in panels[key] if r["method"] == m), key=lambda r: r[sweep])
             if not rs:
                 continue

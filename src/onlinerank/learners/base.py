@@ -36,6 +36,7 @@ hook                       default                               override to
                                                                  ``{"sweeps": ...}``)
 ``paper_algorithm``        ``False``                             mark the paper's algorithm, which
                                                                  the claims of the paper test
+``deterministic``          ``False``                             mark a ranking without randomness
 ``configured_rate(p)``     ``None`` (no learning rate)           name the rate rule of an entry
 ``configured_sampler(p)``  ``None`` (no choice of sampler)       name the sampler of an entry
 =========================  ====================================  ==================================
@@ -141,6 +142,10 @@ class Learner:
     #: theorems the claims of the paper test, whose learning rate the figures' titles state and
     #: whose exact worst case the worst-case tables hold against Theorem 3.1
     paper_algorithm: ClassVar[bool] = False
+    #: True for a learner whose ranking is a function of the feedback so far, with no randomness
+    #: (Follow-the-Leader): against the least-favoured-item adversary its regret grows linearly
+    #: (theory §3.4), which a finding beyond the paper checks
+    deterministic: ClassVar[bool] = False
 
     # --- required --------------------------------------------------------------------------------
     def reset(self, game: Game, reps: int) -> None:

@@ -25,6 +25,7 @@ class FollowTheLeader(Learner):
 
     name = "ftl"
     exact = True
+    deterministic = True
     plot_color = "#7f7f7f"
 
     def reset(self, game: Game, reps: int) -> None:
