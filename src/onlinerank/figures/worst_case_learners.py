@@ -19,13 +19,26 @@ if TYPE_CHECKING:
 
     from ..settings import Settings
 
-#: the adversaries' markers: method -> (marker, legend label)
-MARKERS = {
-    "greedy": ("x", "greedy"),
-    "cyclic": ("+", "cyclic"),
+#: the searches' markers: method -> (marker, legend label); an adversary's is its class's
+#: ``plot_marker``, labelled with its name
+SEARCH_MARKERS = {
     "staircase": ("^", "staircase search"),
     "beam": ("d", "beam search"),
 }
+
+
+def _marker(method: str) -> tuple[str, str] | None:
+    """The marker and legend label of a row's ``method``: a search, or a registered adversary that
+    declares a ``plot_marker`` (None: not drawn)."""
+    if method in SEARCH_MARKERS:
+        return SEARCH_MARKERS[method]
+    # lazy: the plug-ins load the engine, which reading the figure catalog must not
+    from ..adversaries import ADVERSARIES
+
+    cls = ADVERSARIES.get(method)
+    return None if cls is None or cls.plot_marker is None else (cls.plot_marker, method)
+
+
 #: y-axis cap (ratio); larger values (FTL, uniform: linear regret; bounds) are annotated
 TOP = 1.6
 
@@ -87,8 +100,9 @@ def plot_worst_case_learners(tables: dict[str, list[dict]], config: Settings) ->
             if top > TOP:
                 ax.annotate(f"{top:.2g}", (i, TOP), ha="center", va="bottom", fontsize=6.5)
             for r in mine:
-                if r["kind"] == "adversary" and r["method"] in MARKERS:
-                    m, name = MARKERS[r["method"]]
+                marker = _marker(r["method"]) if r["kind"] == "adversary" else None
+                if marker is not None:
+                    m, name = marker
                     hh = ax.plot(i, min(r["value"] / b, TOP), m, color="k", ms=5, label=name)[0]
                     handles.setdefault(name, hh)
             own = mine[0]["bound_own"]
