@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import difflib
 import math
-import os
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,7 +21,7 @@ from typing import TYPE_CHECKING
 from .adversaries import ADVERSARIES, make_adversary
 from .cells import STAGES, cell_game, cells_of, find_group, spec_params
 from .claims import validate_registry
-from .config_file import read_config
+from .config_file import output_dirs
 from .learners import LEARNERS, make_learner, paper_algorithm
 from .provenance import config_digest
 from .schema_validation import ConfigError, resolve_output_dirs, validate_schema
@@ -52,14 +51,6 @@ __all__ = [
 
 def _fail(key: str, value, why: str) -> None:
     raise ConfigError(f"config error at {key}: {why} (got {value!r})")
-
-
-def output_dirs(path: str | os.PathLike) -> tuple[str, str]:
-    """``(results_dir, figures_dir)`` of the config file ``path`` as the pipeline resolves them
-    (read by :func:`onlinerank.config_file.read_config`: a key given twice is an error)."""
-    config = read_config(path)
-    resolve_output_dirs(config)
-    return config["results_dir"], config["figures_dir"]
 
 
 def load_settings(config: dict, schema_path: str | Path | None = None) -> Settings:

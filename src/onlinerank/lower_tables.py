@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import cast
 
 import numpy as np
+from scipy.stats import binom
 
 from . import bounds, lowerbound
 from .seeding import stream
@@ -144,8 +145,6 @@ def abg_rows(sec: Mapping) -> list[dict]:
 def frequency_rows(sec: Mapping, seed: int) -> list[dict]:
     """Monte Carlo of the construction: histogram of item 0's frequency over ``reps`` sampled
     sequences, next to the Binomial(T, k/n) pmf (sampled, not exact: the pmf is the exact law)."""
-    from scipy.stats import binom
-
     n, T, k, reps = int(sec["n"]), int(sec["T"]), int(sec["k"]), int(sec["reps"])
     rng = stream(seed, "lower", "frequencies", n, k, T)
     f = lowerbound.sample_frequencies(n, T, reps, rng, k)

@@ -33,6 +33,17 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import yaml
+
+from .claims import REGISTRY, tables_needed
+from .claims.evidence import claim_digest
+from .claims.report import evaluate
+from .claims.seed_verdicts import SEEDS_DIR, seeded_tables, tables_read, verdicts_document
+from .config import ConfigError, load_settings
+from .io import atomic_write_text, read_table
+from .provenance import git_commit
+from .settings import as_settings
+
 __all__ = [
     "further_seeds",
     "seed_results_dir",
@@ -55,8 +66,6 @@ def further_seeds(seed: int, count: int) -> list[int]:
 
 def seed_results_dir(results_dir: str, seed: int) -> str:
     """Where the run at root seed ``seed`` writes: ``<results_dir>/seeds/<seed>``."""
-    from .claims.seed_verdicts import SEEDS_DIR
-
     return f"{results_dir.rstrip('/')}/{SEEDS_DIR}/{seed}"
 
 
@@ -72,9 +81,6 @@ def seed_config(config: dict, seed: int, results_dir: str) -> dict:
 def seed_targets(config: dict, results_dir: str) -> list[str]:
     """The tables a further seed makes (under its ``results_dir``): those the claims of the
     configured stages read whose numbers depend on the seed."""
-    from .claims import tables_needed
-    from .claims.seed_verdicts import seeded_tables
-
     seeded = seeded_tables()
     return [f"{results_dir}/tables/{t}.csv" for t in tables_needed(config) if t in seeded]
 
@@ -93,14 +99,6 @@ def evaluate_seed(config: dict, anchor_results: str, claim_ids: Sequence[str], a
     """The verdicts file of a further seed: the claims ``claim_ids`` evaluated under ``config``
     (the derived config, its defaults filled in) on its seeded tables and the anchor's other
     tables (under ``anchor_results``), as :func:`onlinerank.claims.seed_verdicts.verdicts_document`."""
-    from .claims import REGISTRY
-    from .claims.evidence import claim_digest
-    from .claims.report import evaluate
-    from .claims.seed_verdicts import seeded_tables, tables_read, verdicts_document
-    from .io import read_table
-    from .provenance import git_commit
-    from .settings import as_settings
-
     settings = as_settings(config)
     anchor_seed = anchor_doc["meta"]["seeds"]["anchor"]
     seeded = seeded_tables()
@@ -135,11 +133,6 @@ def replicate(config_path: str, count: int, snakemake_args: Sequence[str] = ()) 
     """Run the plan of the module docstring for the tier ``config_path`` and ``count`` further
     seeds, in the current directory (the repository); returns the verdicts files written (none in
     a dry run)."""
-    import yaml
-
-    from .config import load_settings
-    from .io import atomic_write_text
-
     raw = yaml.safe_load(Path(config_path).read_text())
     anchor = load_settings(copy.deepcopy(raw))  # validated before any work
     dry = any(a in DRY_RUN for a in snakemake_args)
@@ -183,7 +176,6 @@ def main(argv: list[str] | None = None) -> int:
     if not os.path.isfile(config):
         print(f"onlinerank: CONFIG={config}: no such file", file=sys.stderr)
         return 2
-    from .config import ConfigError
 
     try:
         written = replicate(config, int(count), rest)

@@ -22,6 +22,9 @@ import os
 import sys
 from pathlib import Path
 
+from .config_file import output_dirs, read_config
+from .schema_validation import ConfigError
+
 __all__ = [
     "figure_path",
     "figure_names",
@@ -38,13 +41,12 @@ REPO = Path(__file__).resolve().parents[2]
 
 def figure_path(config: str | os.PathLike, name: str) -> str:
     """The PNG of figure ``name`` of the tier ``config`` (under its resolved ``figures_dir``)."""
-    from .config import output_dirs
-
     return f"{output_dirs(config)[1].rstrip('/')}/{name}.png"
 
 
 def figure_names() -> list[str]:
     """The figures the pipeline knows: one module each in :mod:`onlinerank.figures`."""
+    # lazy: the lock check runs before every make target; only the figure commands read the catalog
     from .figures import FIGURES
 
     return sorted(FIGURES)
@@ -55,9 +57,6 @@ def tier_config(results: str | os.PathLike) -> dict:
     results directory ``results``: the file of the repository's ``config/`` whose resolved
     ``results_dir`` it is (a notebook drawing a figure needs the tier's learners).  Raises
     ``FileNotFoundError`` naming the directory when no config file writes it."""
-    from .config import output_dirs
-    from .config_file import read_config
-
     results = Path(results).resolve()
     repo = results.parent
     for path in sorted((repo / "config").glob("*.yaml")):
@@ -169,8 +168,6 @@ def main(argv: list[str] | None = None) -> int:
         print(usage, file=sys.stderr)
         return 2
     config = rest[0]
-    from .config import ConfigError, output_dirs
-
     try:
         results, figures = output_dirs(config)
     except FileNotFoundError:

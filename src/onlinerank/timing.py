@@ -28,6 +28,7 @@ from .adversaries.uniform import UniformAdversary
 from .game import Game
 from .learners import make_learner
 from .seeding import draw_seeds, replicate_keys, replicate_streams
+from .settings import Runtime
 
 if TYPE_CHECKING:
     from .settings import Runtime, Spec
@@ -246,8 +247,6 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m onlinerank.timing PROCESS``: read ``{"learners": {label: entry}, "runtime":
     {...}}`` (JSON) from stdin, time every point in this process (:func:`process_rows`) and write
     the rows as JSON to stdout."""
-    from .settings import Runtime
-
     args = sys.argv[1:] if argv is None else argv
     job = json.loads(sys.stdin.read())
     sec = job["runtime"]

@@ -51,10 +51,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import numpy as np
 
-from .bounds import (
-    theorem31_paper,
-    theorem31_sharp,
-)
+from .bounds import eta_paper, theorem31_paper, theorem31_sharp
 from .feedback import Feedback, FeedbackBlock, family_M, pair_abs_sum
 from .game import Game
 from .hindsight import hindsight_loss
@@ -377,7 +374,7 @@ class _Encoder:
     """int64 keys of canonical states (see :mod:`onlinerank._kernels.worst_case`)."""
 
     def __init__(self, n: int, B: int, labelled: bool) -> None:
-        from ._kernels import worst_case as kernels
+        from ._kernels import worst_case as kernels  # lazy: numba loads (compiles) the DP's kernels
 
         self.labelled = labelled
         if labelled:
@@ -779,6 +776,5 @@ def worst_case_rows(wc: WorstCase) -> list[dict]:
 
 def theorem31_eta(n: int, T: int, family: str, k: int = 1) -> float:
     """The paper's rate ``eta_p = n sqrt(ln 2 / (T M))`` with the family's exact M (theory §3.2)."""
-    from .bounds import eta_paper
 
     return float(eta_paper(n, T, family_M(family, n, k)))

@@ -81,7 +81,7 @@ def staircase_sequences(n: int, lengths: np.ndarray, k: int = 1) -> np.ndarray:
     R, T = L.shape[0], int(L[0].sum())
     if np.any(L.sum(axis=1) != T):
         raise ValueError("lengths: every row must sum to the same horizon T")
-    from ._kernels.worst_case import staircase_rows
+    from ._kernels.worst_case import staircase_rows  # lazy: numba loads the kernels where they run
 
     out = np.zeros((R, T, n), dtype=np.int8)
     staircase_rows(n, k, np.ascontiguousarray(np.cumsum(L, axis=1)), out)

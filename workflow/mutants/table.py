@@ -33,8 +33,14 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from onlinerank.adversaries import ADVERSARIES
+from onlinerank.cells import cells_of, run_block
+from onlinerank.claims import REGISTRY
+from onlinerank.claims.report import _paper_order, evaluate
 from onlinerank.learners import LEARNERS
 from onlinerank.learners.onlinerank import OnlineRank
+from onlinerank.settings import _thawed, as_settings
+from onlinerank.sim_tables import aggregate, closed_form_rows
+from onlinerank.tables import make_table
 
 from .learners import MUTATIONS, Mutation
 
@@ -100,7 +106,6 @@ def small_config(config: Settings | Mapping) -> dict:
     """:data:`SMALL_CELLS` with the tier's ``seed`` and ``claims`` section (alpha, margins and
     tolerances: the verdicts use the tier's thresholds; theory §3.2, §2.4).  ``config``: the
     tier's settings or config (:func:`onlinerank.settings.as_settings`)."""
-    from onlinerank.settings import _thawed, as_settings
 
     settings = as_settings(config)
     return {**SMALL_CELLS, "seed": settings.seed, "claims": _thawed(settings.config["claims"])}
@@ -111,10 +116,6 @@ def small_tables(config: Mapping) -> dict[str, list[dict]]:
     pipeline's own functions: every block of every cell (:func:`onlinerank.cells.run_block`,
     aggregated by :func:`onlinerank.sim_tables.aggregate`), the exact worst cases and the sampled
     Lemma 6.1 check (theory §2.4, §3.4)."""
-    from onlinerank.cells import cells_of, run_block
-    from onlinerank.settings import as_settings
-    from onlinerank.sim_tables import aggregate, closed_form_rows
-    from onlinerank.tables import make_table
 
     settings = as_settings(config)
     tables: dict[str, list[dict]] = {}
@@ -136,8 +137,6 @@ def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
     """Ids of the tested claims whose tables are all among ``tables`` (and read at least one), in
     the order of claims.md: on the small cells, the claims of theory §2.4 (Lemma 6.1) and §3.2
     (Theorem 3.1 and its corollaries)."""
-    from onlinerank.claims import REGISTRY
-    from onlinerank.claims.report import _paper_order  # the order of claims.md
 
     return [
         c.id
@@ -149,9 +148,6 @@ def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
 def evaluate_claims(tables: Mapping[str, list[dict]], config: Mapping, ids: list[str]) -> dict[str, dict]:
     """The claims ``ids`` evaluated on ``tables`` by the report's own function (the same builders,
     verdict rule and alpha as ``claims.json``; statistics of theory §2.4, §3.2)."""
-    from onlinerank.claims import REGISTRY
-    from onlinerank.claims.report import evaluate
-    from onlinerank.settings import as_settings
 
     alpha = as_settings(config).claims.alpha
     return {cid: evaluate(REGISTRY[cid], tables, config, alpha) for cid in ids}

@@ -34,7 +34,7 @@ def _load_numba_without_blas_probe() -> None:
     if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
         return
     try:
-        import numba.np.linalg as linalg
+        import numba.np.linalg as linalg  # lazy: numba's internals, only when the patch applies
     except ImportError:  # pragma: no cover - other numba layout
         return
     probe = getattr(linalg, "ensure_blas", None)
@@ -46,7 +46,7 @@ def _load_numba_without_blas_probe() -> None:
 
     linalg.ensure_blas = no_blas
     try:
-        import numba.np.arraymath  # noqa: F401
+        import numba.np.arraymath  # noqa: F401  (lazy: registers the patched functions)
     finally:
         linalg.ensure_blas = probe
 
@@ -97,7 +97,7 @@ def _drop_stale_caches() -> None:
     process that loses a cache file it was about to read recompiles too).  A no-op when numba
     cannot cache here or its internals differ."""
     try:
-        from numba.core.caching import FunctionCache
+        from numba.core.caching import FunctionCache  # lazy: numba's internals, only when checked
 
         cache_dir = Path(FunctionCache(_drop_stale_caches)._cache_path)
         drop_stale_caches(cache_dir, sources_digest(_sources()))

@@ -15,6 +15,11 @@ import json
 import sys
 from pathlib import Path
 
+import yaml
+
+from ..schema_validation import ConfigError, validate_schema
+from .changelog import LOG_PATH, ChangeLogError, append_only_violations, load_log, unrecorded
+from .evidence import claim_digests
 from .report import README_BEGIN, README_END, readme_summary
 
 
@@ -51,11 +56,6 @@ def entry_text(unrecorded: dict[str, tuple[str, str | None]]) -> str:
 
 
 def _digests(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    import yaml
-
-    from ..schema_validation import ConfigError, validate_schema
-    from .changelog import LOG_PATH, ChangeLogError, append_only_violations, load_log, unrecorded
-    from .evidence import claim_digests
 
     path = Path(args.config)
     try:

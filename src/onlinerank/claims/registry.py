@@ -31,16 +31,15 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import numpy as np
 
 from ..registry import Registry
+from ..seeding import stream
+from ..settings import Settings, as_settings, setting_value
 from ..tables import SIM_COLUMNS, TABLE_STAGE, columns
 from .stats import interval_verdict
-
-if TYPE_CHECKING:
-    from ..settings import Settings
 
 __all__ = [
     "SECTIONS",
@@ -191,8 +190,6 @@ class Context:
     @cached_property
     def settings(self) -> Settings:
         """The config, typed and validated once (:func:`onlinerank.settings.as_settings`)."""
-        from ..settings import as_settings
-
         return as_settings(self.config)
 
     def table(self, name: str) -> list[dict]:
@@ -218,14 +215,10 @@ class Context:
     def setting(self, key: str) -> Any:
         """The config value at dotted ``key`` (``runtime.fit_min_n``), from the typed settings: the
         schema's default when the config leaves it out; ``KeyError`` if the section is absent."""
-        from ..settings import setting_value
-
         return setting_value(self.settings, key)
 
     def rng(self, *names: object) -> np.random.Generator:
         """A named stream for this claim (bootstrap draws): ``(seed, "claims", id, *names)``."""
-        from ..seeding import stream
-
         self.drew = True
         return stream(self.settings.seed, "claims", self.claim.id, *names)
 

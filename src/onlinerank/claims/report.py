@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..figures import claim_figures
+from ..schema_validation import jsonschema
+from ..settings import as_settings
 from .changelog import LOG_PATH, changes_after_data, load_log, recorded_digests, recorded_in, validate_commits
 from .evidence import (
     claim_digest,
@@ -186,8 +188,6 @@ def build_document(
     (:func:`onlinerank.claims.seed_verdicts.load_seed_verdicts`), counted per claim.  A malformed
     log, an entry naming an unknown claim or a commit outside the history raises
     :exc:`~onlinerank.claims.changelog.ChangeLogError` before any claim is evaluated."""
-    from ..settings import as_settings
-
     settings = as_settings(config)
     alpha = settings.claims.alpha
     log = load_log(change_log or LOG_PATH)
@@ -235,8 +235,6 @@ def document_json(doc: Mapping) -> str:
 
 def validate_document(doc: Mapping) -> None:
     """Validate a claims document (as loaded from JSON) against ``schema.json``."""
-    from ..schema_validation import jsonschema
-
     jsonschema().validate(_clean(doc), json.loads(SCHEMA_PATH.read_text()))
 
 

@@ -47,6 +47,7 @@ def panels_of(rows: list[dict]) -> tuple[list[tuple], dict[tuple, list[dict]]]:
 def plot_bound_comparison(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Each baseline's bound over Theorem 3.1's over the claimed factor, with the exact infimum
     and the limit (theory §3.3)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read; SymPy too
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
 

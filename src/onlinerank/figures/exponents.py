@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 def plot_exponents(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """The cells of the findings beyond.exponent.* (rows of the claims document) as intervals
     against the bound's local exponent (theory §3.2)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     claims = {c["id"]: c for c in tables["claims"]}

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 )
 def plot_lower_abg(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """alpha + beta + gamma per j against E[L*], and the implied regret bound (theory §4.4)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rs = sorted(tables["lower_abg"], key=lambda r: r["j"])

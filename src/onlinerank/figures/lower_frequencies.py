@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 )
 def plot_lower_frequencies(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """The frequency histogram against the Binomial(T, k/n) pmf (theory §4.1)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rs = tables["lower_frequencies"]

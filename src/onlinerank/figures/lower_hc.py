@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 )
 def plot_lower_hc(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """h_c(n) against n with a line through the origin per c (theory §4.5 d)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = [r for r in tables["lower_hc"] if r["h_c"] >= 0]

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 )
 def plot_lower_normalized(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Normalised exact regret, its asymptotes and the Monte Carlo means per k (theory §4.2, §4.3)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     import matplotlib
     from matplotlib.figure import Figure
 

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 def plot_lower_sandwich(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Upper bound, worst regret found, exact regret and explicit lower bounds per (n, k)
     (theory §4.3, §4.5)."""
+    # lazy: matplotlib (and SciPy, for the exact sums) load where a figure is drawn, not where the
+    # catalog is read
     from matplotlib.figure import Figure
 
     from ..lowerbound import UPPER_LOWER_RATIO

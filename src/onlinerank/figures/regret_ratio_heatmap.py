@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 def plot_regret_ratio_heatmap(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret over the sharp bound on (n, T) for the hardest adversary of each family
     (theory §3.2)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = [dict(r) for r in tables["sim_upper"] if r["metric"] == "regret" and r["t"] == r["T"]]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..plotting import learner_style, plain_log_axis
+from ..timing_fits import excess_exponent, fit_exponent
 from .base import figure
 
 if TYPE_CHECKING:
@@ -32,9 +33,8 @@ if TYPE_CHECKING:
 def plot_runtime(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Seconds per round, per update and per Sinkhorn sweep against n, with fitted exponents
     (theory §2.1, §3.3)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
-
-    from ..timing_fits import excess_exponent, fit_exponent
 
     rows = tables["runtime"]
     timing = config.runtime

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 def plot_spearman_correlation(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """E[r_s] with the Mallows centre against the round, per Mallows cell at its largest T
     (theory §3.2)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = [r for r in tables["sim_spearman"] if r["metric"] == "spearman_centre"]

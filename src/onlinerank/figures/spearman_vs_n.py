@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 )
 def plot_spearman_vs_n(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret vs n at the largest T per adversary with the Spearman bound (theory §3.2)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = [

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 def plot_tightness(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Worst case over the sharp bound against T per η/η_p, and the largest ratio per n
     (theory §3.4)."""
+    # lazy: matplotlib and the worst-case code (which loads the engine) load where a figure is
+    # drawn, not where the catalog is read
     import matplotlib
     from matplotlib.figure import Figure
 

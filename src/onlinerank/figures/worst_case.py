@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 )
 def plot_worst_case(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """The DP's worst case per (family, n, k) and η against the sharp bound (theory §3.4)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = tables["worst_case"]

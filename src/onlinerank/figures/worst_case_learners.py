@@ -54,6 +54,7 @@ TOP = 1.6
 def plot_worst_case_learners(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Every learner's worst case (exact or the best adversary found) over Theorem 3.1, per
     (n, T) (theory §3.3, §3.4)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = tables["worst_case_learners"]
