@@ -139,7 +139,8 @@ class OnlineRank(Learner):
         """One order of ``sampler`` per row of the log-weights ``logw`` (R, n), row r drawn from
         ``seeds[r]`` alone (uint64): :func:`~onlinerank.samplers.plackett_luce_rows` (Algorithm 3)
         or :func:`~onlinerank.samplers.quicksort_rows` (Algorithm 2), theory §2.2–§2.4.  The
-        sampled Lemma 6.1 check (:func:`onlinerank.tables.lemma61_rows`) draws its orders here."""
+        sampled Lemma 6.1 check (:func:`onlinerank.tables.lemma61_check.lemma61_rows`) draws its
+        orders here."""
         if sampler not in SAMPLERS:
             raise ValueError(f"unknown sampler {sampler!r}; choose from {', '.join(SAMPLERS)}")
         rows = plackett_luce_rows if sampler == "plackett-luce" else quicksort_rows
