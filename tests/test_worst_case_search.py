@@ -261,7 +261,7 @@ def test_tightness_rows(smoke_tables):
 
 
 def test_figures_render_from_the_tables(smoke_tables, smoke_settings, tmp_path):
-    from onlinerank.figures import draw
+    from onlinerank.drawing import draw
     from onlinerank.plotting import save_figure, style
 
     cmp_rows, tight_rows = smoke_tables

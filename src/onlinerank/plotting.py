@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
 import re
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from .bounds import eta_text, ran_at_paper_eta
-from .io import atomic_path, read_table
+from .io import atomic_path, read_figure_table, read_table
 from .provenance import config_digest, git_commit
 
 if TYPE_CHECKING:
@@ -40,7 +39,6 @@ __all__ = [
     "symlog_threshold",
     "figure_context",
     "figure_tables",
-    "read_figure_table",
     "finish",
 ]
 
@@ -126,14 +124,6 @@ def figure_context(snakemake: Any) -> tuple[str, str]:
     """Common start of a figure script: style, config digest and commit for the stamp."""
     use_style()
     return config_digest(snakemake.config), git_commit()
-
-
-def read_figure_table(path: str | Path) -> list[dict]:
-    """The rows of one table of a figure: a tidy CSV (:func:`onlinerank.io.read_table`), or the
-    claims of a claims document (``.json``)."""
-    if str(path).endswith(".json"):
-        return list(json.loads(Path(path).read_text())["claims"])
-    return read_table(path)
 
 
 def figure_tables(snakemake: Any) -> dict[str, list[dict]]:

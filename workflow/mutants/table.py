@@ -40,7 +40,7 @@ from onlinerank.learners import LEARNERS
 from onlinerank.learners.onlinerank import OnlineRank
 from onlinerank.settings import _thawed, as_settings
 from onlinerank.sim_tables import aggregate, closed_form_rows
-from onlinerank.tables import make_table
+from onlinerank.tables import TABLES, make_table
 
 from .learners import MUTATIONS, Mutation
 
@@ -51,7 +51,7 @@ __all__ = [
     "Mutation",
     "MUTATIONS",
     "SMALL_CELLS",
-    "plugins_used",
+    "code_uses",
     "mutated",
     "small_config",
     "small_tables",
@@ -88,14 +88,19 @@ def mutated(name: str) -> Iterator[Mutation]:
 SMALL_CELLS: dict[str, Any] = yaml.safe_load(Path(__file__).with_name("small_cells.yaml").read_text())
 
 
-def plugins_used() -> list[type]:
-    """The learner and adversary classes the mutations step plays: the broken learners and the
-    plug-ins of the small cells (the code of the step besides its script and the claims,
-    :func:`onlinerank.pipeline.step_code`)."""
-    classes = [m.learner for m in MUTATIONS.values()]
-    classes += [LEARNERS[s["name"]] for s in SMALL_CELLS["learners"].values()]
-    classes += [ADVERSARIES[s["name"]] for s in SMALL_CELLS["adversaries"].values()]
-    return list(dict.fromkeys(classes))
+#: the config-only tables the small cells make (by their builders, :func:`small_tables`)
+_BUILT_SMALL_TABLES = ("worst_case", "lemma61")
+
+
+def code_uses() -> list[Any]:
+    """What the mutations step runs besides its script and the claims (its code inputs,
+    :func:`onlinerank.pipeline.step_code`): the broken learners, the plug-ins of the small cells
+    and the builders of the config-only tables it makes."""
+    uses: list[Any] = [m.learner for m in MUTATIONS.values()]
+    uses += [LEARNERS[s["name"]] for s in SMALL_CELLS["learners"].values()]
+    uses += [ADVERSARIES[s["name"]] for s in SMALL_CELLS["adversaries"].values()]
+    uses += [TABLES[t].build for t in _BUILT_SMALL_TABLES]
+    return list(dict.fromkeys(uses))
 
 
 #: the tables the small cells make (the claims reading only these are decided on them)
@@ -128,8 +133,8 @@ def small_tables(config: Mapping) -> dict[str, list[dict]]:
                 rows += aggregate(cell, [run_block(settings, cell, b) for b in range(cell.blocks)])
         tables[f"sim_{stage}"] = rows
     assert settings.worst_case is not None and settings.lemma61 is not None  # SMALL_CELLS has both
-    tables["worst_case"] = make_table("worst_case", settings)
-    tables["lemma61"] = make_table("lemma61", settings)
+    for name in _BUILT_SMALL_TABLES:
+        tables[name] = make_table(name, settings)
     return tables
 
 

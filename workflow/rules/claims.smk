@@ -4,7 +4,7 @@
 # claims' verdicts under deliberate defects of the learner), shown in its own section of claims.md.
 
 
-from mutants.table import plugins_used
+from mutants.table import code_uses
 from onlinerank.claims import MODULES, tables_needed
 from onlinerank.claims.seed_verdicts import SEEDS_DIR
 from onlinerank.figures import FIGURES
@@ -18,8 +18,8 @@ FIGURE_CLAIMS = " ".join(f"{name}:{','.join(spec.claims)}" for name, spec in FIG
 # deliberate defect of the learner or a sampler, in every tier (about 10-15 s on one core).
 rule mutations:
     input:
-        # the broken learners, the small cells' plug-ins (small_cells.yaml) and every claims module
-        code=code("mutations.py", *plugins_used(), *MODULES),
+        # the broken learners, the small cells' plug-ins and tables (small_cells.yaml), the claims
+        code=code("mutations.py", *code_uses(), *MODULES),
         cells=os.path.relpath(os.path.join(MUTANTS, "small_cells.yaml"), workflow.basedir),
     output:
         f"{RES}/tables/mutations.csv",

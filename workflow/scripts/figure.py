@@ -1,7 +1,8 @@
 """One figure of the catalog (onlinerank.figures): its tables read, drawn by its plot function in
 the shared style, stamped with the config digest and the commit, saved as PNG and PDF."""
 
-from onlinerank.figures import draw, read_figure_table
+from onlinerank.drawing import draw
+from onlinerank.figures import read_figure_table
 from onlinerank.pipeline import run
 from onlinerank.plotting import finish, style
 from onlinerank.provenance import config_digest, git_commit

@@ -4,7 +4,7 @@ its name, the tables it reads, the claims it supports, its caption and its drawi
 
 A drawing ``plot(tables, config) -> matplotlib.figure.Figure`` is pure: it reads the tables it is
 given (name -> list of rows) and the typed config (:class:`onlinerank.settings.Settings`, built by
-:func:`draw`), and writes nothing.  Reading the registry imports neither matplotlib nor the
+:func:`onlinerank.drawing.draw`), and writes nothing.  Reading the registry imports neither matplotlib nor the
 simulation engine: a figure module imports what it draws with inside its drawing.
 
 Theory: the figures show the quantities of the theory notes' sections named in each caption
@@ -13,13 +13,12 @@ Theory: the figures show the quantities of the theory notes' sections named in e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..plotting import read_figure_table, style
+from ..io import read_figure_table
 from ..registry import Registry
-from ..settings import Settings, as_settings
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -29,7 +28,6 @@ __all__ = [
     "FIGURES",
     "CLAIMS_TABLE",
     "figure",
-    "draw",
     "plot_function",
     "claim_figures",
     "check_catalog",
@@ -90,21 +88,6 @@ def plot_function(name: str) -> Drawing:
     if name not in FIGURES or FIGURES[name].draw is None:
         raise KeyError(f"no figure {name!r}; known: {', '.join(FIGURES)}")
     return FIGURES[name].draw
-
-
-def draw(name: str, tables: Mapping[str, list[dict]], config: Settings | Mapping, **options: Any) -> Figure:
-    """Figure ``name`` of the catalog (:data:`FIGURES`) drawn from ``tables`` (name -> rows) and the
-    typed settings of ``config`` (:func:`onlinerank.settings.as_settings`: in a job, the object
-    ``onlinerank.pipeline.run`` already built) in the project's style
-    (:func:`onlinerank.plotting.style`); pure (no file is written, no pyplot figure is left
-    open).  Theory: see the figure's caption."""
-    plot = plot_function(name)
-    missing = [t for t in FIGURES[name].tables if t not in tables]
-    if missing:
-        raise KeyError(f"figure {name!r} needs the table(s) {', '.join(missing)}")
-    settings = as_settings(config)
-    with style():
-        return plot(dict(tables), settings, **options)
 
 
 def claim_figures(claim_id: str) -> list[str]:
