@@ -9,7 +9,7 @@ import math
 from collections import defaultdict
 from itertools import combinations, permutations
 
-from ..hindsight import hindsight_loss
+from .. import hindsight
 from .common import cell_params, final, is_closed_form, plays_role
 from .registry import SIM_COLUMNS, Context, claim, exact_cell, make_cell
 from .stats import abs_interval, bonferroni_t, normal_interval, welch_satterthwaite_df
@@ -359,7 +359,7 @@ def lstar_identity(ctx: Context) -> list[dict]:
             brute = min(sum(f[u] * pos for pos, u in enumerate(p)) for p in perms)
             m = [sum(1 for v in f if v >= x) for x in range(1, T + 1)]
             identity = sum(mx * (mx - 1) for mx in m) // 2
-            code = float(hindsight_loss(f, T * (n - 1)))  # sum_{u<v} |s(u) - s(v)| = n - 1 a round
+            code = float(hindsight.hindsight_loss(f, T * (n - 1)))  # sum_{u<v} |s(u) - s(v)| = n - 1 a round
             worst_m = max(worst_m, abs(identity - brute))
             worst_code = max(worst_code, abs(code - brute))
             count += 1
