@@ -149,9 +149,9 @@ def test_a_learner_parameter_left_out_is_the_constructors_default():
 def test_the_recorded_rate_is_exactly_the_papers_eta_when_the_learner_ran_at_it(tmp_path):
     """``ran_at_paper_eta`` recomputes η_p with the learner's own function from the row's n, T,
     M, family and k after a round trip through a table file: bit-equal at η_p, not at η*."""
+    from onlinerank.bounds import ran_at_paper_eta
     from onlinerank.cells import cells_of, run_block
     from onlinerank.io import read_table, write_csv
-    from onlinerank.bounds import ran_at_paper_eta
     from onlinerank.sim_tables import aggregate
 
     cfg = bare()

@@ -9,7 +9,7 @@ file, at any depth, with one line naming the file, the key and both lines:
 YAML's own rule, not a repetition.
 
 The ``Snakefile`` checks the files Snakemake read (:func:`check_config_files`) before it validates
-the config; :func:`onlinerank.config.output_dirs` and ``onlinerank.tiers`` read with
+the config; :func:`output_dirs` and ``onlinerank.tiers`` read with
 :func:`read_config`.  Only ``yaml`` is imported: nothing of the engine.
 """
 

@@ -19,7 +19,7 @@ __all__ = ["draw"]
 
 
 def draw(name: str, tables: Mapping[str, list[dict]], config: Settings | Mapping, **options: Any) -> Figure:
-    """Figure ``name`` of the catalog (:data:`onlinerank.figures.FIGURES`) drawn from ``tables``
+    """Figure ``name`` of the catalog (:data:`onlinerank.figures.base.FIGURES`) drawn from ``tables``
     (name -> rows) and the typed settings of ``config`` (:func:`onlinerank.settings.as_settings`:
     in a job, the object ``onlinerank.pipeline.run`` already built) in the project's style
     (:func:`onlinerank.plotting.style`); pure (no file is written, no pyplot figure is left

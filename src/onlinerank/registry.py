@@ -1,4 +1,4 @@
-"""The one way to register (design §registration): a :class:`Registry` per kind of thing the
+"""The one way to register (design §plugins): a :class:`Registry` per kind of thing the
 pipeline finds by name -- learners, adversaries, claims, figures, tables, mutations -- filled by
 ``registry.register`` (a decorator, or a call on a declaration), and :func:`discover`, which
 imports every module of a package so that the registrations in them run.  Adding a plug-in, a

@@ -52,7 +52,7 @@ def claims_text(claim_ids):
 
 
 def piece_files(table):
-    """The files of a table's pieces (:func:`onlinerank.tables.table_pieces`), in row order;
+    """The files of a table's pieces (:func:`onlinerank.tables.base.table_pieces`), in row order;
     none for a table made by one job."""
     return [f"{RES}/tables/pieces/{table}/{p}.csv" for p in table_pieces(table, SETTINGS)]
 

@@ -59,7 +59,7 @@ KIND_TEXT = {"exact": "exact, seed-free", "wall clock": "wall clock, seed-free"}
 def seeded_tables() -> frozenset[str]:
     """Tables whose numbers depend on the config's ``seed``: the simulation tables (aggregated
     from the simulate jobs: no builder, a simulation stage) and every table whose builder reads
-    ``seed`` (:data:`onlinerank.tables.TABLES`)."""
+    ``seed`` (:data:`onlinerank.tables.base.TABLES`)."""
     return frozenset(
         name for name, s in TABLES.items() if (s.build is None and s.stage in STAGES) or "seed" in s.keys
     )

@@ -37,7 +37,7 @@ __all__ = [
 #: the table name of the claims document (``<figures_dir>/claims.json``): its rows are the claims
 CLAIMS_TABLE = "claims"
 
-#: a figure's drawing: the tables it reads (name -> rows) and the typed settings -> the figure
+# a figure's drawing: the tables it reads (name -> rows) and the typed settings -> the figure
 Drawing = Callable[..., "Figure"]
 
 

@@ -1,4 +1,5 @@
-"""Every table of the pipeline (registry :data:`TABLES`), declared once, beside its builder.
+"""Every table of the pipeline (registry :data:`onlinerank.tables.base.TABLES`), declared once,
+beside its builder.
 
 Every module of this folder is imported once, here, in name order
 (:func:`onlinerank.registry.discover`): a module declaring a table (``@table(...)`` on the

@@ -38,7 +38,7 @@ __all__ = [
     "ETA_FACTOR",
 ]
 
-#: a table's builder: the typed settings (and, for a table made in pieces, ``piece=``) -> rows
+# a table's builder: the typed settings (and, for a table made in pieces, ``piece=``) -> rows
 Builder = Callable[..., list[dict]]
 
 
