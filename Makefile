@@ -21,7 +21,7 @@ NOTEBOOK_ARGS ?=
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .DEFAULT_GOAL := figures
-.PHONY: figures figure report report-smoke test bench lint clean smoke unlock notebook lock help docs replicate
+.PHONY: figures figure report report-smoke test bench lint clean smoke unlock notebook lock help docs replicate config-doc
 
 # the tier of `make figure`, `make unlock` and `make report`: the default tier unless
 # CONFIG=config/smoke.yaml (or any config file) names another
@@ -58,15 +58,13 @@ smoke: $(VENV)/.installed-workflow            ## the tiny tier (writes results-s
 	@$(CHECK_LOCK) config/smoke.yaml
 	$(BIN)/snakemake --configfile config/smoke.yaml
 
-# `make figure NAME=regret_vs_T` makes one figure of the default tier (and only what it needs),
-# `make figure NAME=regret_vs_T CONFIG=config/smoke.yaml` the same figure of another tier, under
-# that tier's figures_dir.  The target comes before --configfile, which takes every word after it
-# as one more config file.
-FIGURE = $(if $(NAME),$(shell $(BIN)/python -m onlinerank.tiers figure-path $(CONFIG) $(NAME)))
+# `make figure NAME=regret_vs_T` makes one figure of the default tier (and only what it needs, the
+# figure in a job of its own: the run option `figure`), `make figure NAME=regret_vs_T
+# CONFIG=config/smoke.yaml` the same figure of another tier, under that tier's figures_dir.
 figure: $(VENV)/.installed-workflow           ## one figure: make figure NAME=regret_vs_T [CONFIG=config/smoke.yaml]
 	@$(BIN)/python -m onlinerank.tiers check-figure $(CONFIG) "$(NAME)"
 	@$(CHECK_LOCK) $(CONFIG)
-	$(BIN)/snakemake $(FIGURE) --configfile $(CONFIG)
+	$(BIN)/snakemake --configfile $(CONFIG) --config figure=$(NAME)
 
 unlock: $(VENV)/.installed-workflow           ## after an interrupted run: remove its lock (make unlock [CONFIG=...])
 	$(BIN)/snakemake --configfile $(CONFIG) --unlock
@@ -97,6 +95,10 @@ test: $(VENV)/.installed-test lint            ## the linters (make lint), then t
 # the documentation site: Sphinx + MyST + autodoc, warnings as errors, nitpicky references
 docs: $(VENV)/.installed-test                 ## build the documentation site into docs/_build/html
 	$(BIN)/sphinx-build -W --keep-going -n -q -b html docs docs/_build/html
+
+# config/README.md is generated from the config's schema, the one place a key's default and meaning live
+config-doc: $(VENV)/.installed-test           ## write config/README.md from src/onlinerank/config.schema.yaml
+	$(BIN)/python -m onlinerank.config_doc --write config/README.md
 
 bench: $(VENV)/.installed-test                ## performance ratios against floors measured in the same run
 	$(BIN)/python -m bench

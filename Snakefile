@@ -7,6 +7,7 @@
 
 import os
 import sys
+import time
 
 from onlinerank.config import ConfigError
 from onlinerank.config import check_pipeline_sections
@@ -20,13 +21,14 @@ if not workflow.overwrite_configfiles:
     configfile: "config/config.yaml"
 
 
-# the schema fills its defaults into `config` (Snakemake's dict, read by the rules); SETTINGS is
-# the same config typed (onlinerank.settings), built once here.  First the files themselves:
-# Snakemake's YAML reader keeps the last of two equal keys, so a key given twice is refused here.
+# the schema fills its defaults into `config` (Snakemake's dict, which each job types again with
+# onlinerank.pipeline.job_settings); SETTINGS is the same config typed (onlinerank.settings), the
+# only config the rules read.  First the files themselves: Snakemake's YAML reader keeps the last
+# of two equal keys, so a key given twice is refused here.
 try:
     check_config_files(workflow.configfiles)
     SETTINGS = load_settings(config)
-    check_pipeline_sections(config)
+    check_pipeline_sections(SETTINGS)
 except ConfigError as err:
     sys.exit(f"onlinerank: {err}")
 
@@ -44,22 +46,21 @@ report: REPORT_INTRO
 
 # With a cluster executor (workflow/profiles/slurm) only the computing rules -- simulate and
 # table -- are submitted as jobs; these read a few small files and take about a second each,
-# less than a SLURM job's overhead (~6-7 s), so they run on the submitting host.
+# less than a SLURM job's overhead (~6-7 s), so they run on the submitting host (so do the
+# figure jobs: `localrule: True` in workflow/rules/figures.smk).
 localrules:
     aggregate,
     bound_comparison_md,
     claims,
     manifest,
-    figure,
     all,
 
 
 rule all:
     default_target: True
     input:
-        ALL_OUTPUTS,
-        rules.manifest.output,
+        DEFAULT_TARGETS,
 
 
 onsuccess:
-    claims_epilogue()
+    run_epilogue()

@@ -136,14 +136,16 @@ def _children_cpu() -> float:
 def timed_run(cmd: list[str], **kwargs: Any) -> float:
     """Seconds of the subprocess ``cmd`` (wall clock, or its CPU seconds with ``--cpu``)."""
     t0, c0 = time.perf_counter(), _children_cpu()
-    subprocess.run(cmd, check=True, capture_output=True, **kwargs)
+    p = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    if p.returncode != 0:
+        raise SystemExit(f"bench.estimate: a timed run failed (status {p.returncode}):\n{p.stderr[-3000:]}")
     return _children_cpu() - c0 if CPU["on"] else time.perf_counter() - t0
 
 
-def run_seconds(code: str, repeats: int = 1) -> float:
-    """Median seconds of ``python -c code`` in a fresh interpreter (``repeats`` runs)."""
+def run_seconds(code: str, runs: int = 1) -> float:
+    """Median seconds of ``python -c code`` in a fresh interpreter (``runs`` runs)."""
     return statistics.median(
-        timed_run([sys.executable, "-c", code], cwd=ROOT, timeout=3600) for _ in range(repeats)
+        timed_run([sys.executable, "-c", code], cwd=ROOT, timeout=3600) for _ in range(runs)
     )
 
 
@@ -169,12 +171,19 @@ def snakemake_job_seconds(jobs: int = 6) -> float:
     return max(0.0, (times[0] - times[1]) / jobs - run_seconds(PREAMBLE, 3))
 
 
-def startup_seconds(rule: str, repeats: int = 3) -> float:
+#: the scripts' path to the package ``mutants`` (workflow/mutants, not installed), as the mutations
+#: script sets it
+_WORKFLOW_PATH = f"import sys\nsys.path.insert(0, {str(ROOT / 'workflow')!r})\n"
+
+
+def startup_seconds(rule: str, runs: int = 3) -> float:
     """Seconds a job of ``rule`` spends before its work in its own interpreter (module
     docstring), without Snakemake's share (:func:`snakemake_job_seconds`)."""
     if rule not in RULE_SCRIPT:
         return 0.0
-    return run_seconds(PREAMBLE + script_imports(RULE_SCRIPT[rule]) + "\n" + _WARM.get(rule, ""), repeats)
+    return run_seconds(
+        PREAMBLE + _WORKFLOW_PATH + script_imports(RULE_SCRIPT[rule]) + "\n" + _WARM.get(rule, ""), runs
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -227,8 +236,8 @@ def simulate_startup(config_path: str | os.PathLike, group: str, work: float) ->
         code = (
             PREAMBLE + script_imports("simulate.py") + "\nimport yaml\n"
             "from onlinerank.config import load_settings\n"
-            f"cfg = yaml.safe_load(open({str(config_path)!r})); load_settings(cfg)\n"
-            f"save_results(run_group_block(as_settings(cfg), {group!r}, 0), {str(Path(tmp) / 'b0.npz')!r})\n"
+            f"settings = load_settings(yaml.safe_load(open({str(config_path)!r})))\n"
+            f"save_results(run_group_block(settings, {group!r}, 0), {str(Path(tmp) / 'b0.npz')!r})\n"
         )
         return max(0.0, run_seconds(code, 3) - work)
 
@@ -245,7 +254,7 @@ def table_jobs(config_path: str | os.PathLike, settings: Settings, out_dir: Path
     from onlinerank.io import atomic_write_text, concat_csv
     from onlinerank.tables import BUILT_TABLES, TABLE_STAGE, table_pieces
 
-    present = {s for s in TABLE_STAGE.values() if s in settings.config}
+    present = {s for s in TABLE_STAGE.values() if settings.present(s)}
     out = {}
     for name, schema in BUILT_TABLES.items():
         if schema.stage not in present:
@@ -257,8 +266,8 @@ def table_jobs(config_path: str | os.PathLike, settings: Settings, out_dir: Path
             code = (
                 PREAMBLE + script_imports("table.py") + "\nimport yaml\n"
                 "from onlinerank.config import load_settings\n"
-                f"cfg = yaml.safe_load(open({str(config_path)!r})); load_settings(cfg)\n"
-                f"write_csv({str(path)!r}, make_table({name!r}, cfg, piece={piece!r}))\n"
+                f"settings = load_settings(yaml.safe_load(open({str(config_path)!r})))\n"
+                f"write_csv({str(path)!r}, make_table({name!r}, settings, piece={piece!r}))\n"
             )
             out[name if piece is None else f"{name}:{piece}"] = run_seconds(code)
         if pieces:
@@ -269,12 +278,13 @@ def table_jobs(config_path: str | os.PathLike, settings: Settings, out_dir: Path
 
 
 def mutations_seconds(config_path: str | os.PathLike) -> float:
-    """Seconds of the mutations job: its code in a fresh interpreter."""
+    """Seconds of the mutations job: its code in a fresh interpreter (with the script's path to
+    the package ``mutants``, which is not installed)."""
     code = (
-        PREAMBLE + script_imports("mutations.py") + "\nimport yaml\n"
+        PREAMBLE + _WORKFLOW_PATH + script_imports("mutations.py") + "\nimport yaml\n"
         "from onlinerank.config import load_settings\n"
-        f"cfg = yaml.safe_load(open({str(config_path)!r})); load_settings(cfg)\n"
-        "mutation_rows(run_mutations(cfg))\n"
+        f"settings = load_settings(yaml.safe_load(open({str(config_path)!r})))\n"
+        "mutation_rows(run_mutations(settings))\n"
     )
     return run_seconds(code)
 
@@ -291,17 +301,12 @@ def figure_jobs(config_path: str | os.PathLike, settings: Settings, tables_dir: 
         if not set(spec.tables) <= have:
             continue
         paths = {t: str(tables_dir / f"{t}.csv") for t in spec.tables}
+        saved = (str(tables_dir / f"{name}.png"), str(tables_dir / f"{name}.pdf"))
         code = (
             PREAMBLE + script_imports("figure.py") + "\nimport yaml\n"
             "from onlinerank.config import load_settings\n"
-            "from onlinerank.plotting import save_figure, stamp\n"
-            f"cfg = yaml.safe_load(open({str(config_path)!r})); load_settings(cfg)\n"
-            f"tables = {{t: read_figure_table(p) for t, p in {paths!r}.items()}}\n"
-            f"fig = draw({name!r}, tables, cfg)\n"
-            "with style():\n"
-            "    stamp(fig, config_digest(cfg), git_commit())\n"
-            f"    save_figure(fig, {str(tables_dir / f'{name}.png')!r},"
-            f" {str(tables_dir / f'{name}.pdf')!r})\n"
+            f"settings = load_settings(yaml.safe_load(open({str(config_path)!r})))\n"
+            f"draw_figures([{name!r}], {paths!r}, settings, {{{name!r}: {saved!r}}})\n"
         )
         out[name] = run_seconds(code)
     return out
@@ -329,7 +334,7 @@ def claims_seconds(settings: Settings, tables_dir: Path) -> float:
     t0 = clock()
     for c in REGISTRY.values():
         if c.section != "not-tested" and c.reads and set(c.reads) <= set(tables):
-            evaluate(c, tables, settings.config, settings.claims.alpha)
+            evaluate(c, tables, settings, settings.claims.alpha)
     return clock() - t0
 
 

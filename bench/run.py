@@ -198,6 +198,7 @@ def _sim_seconds(n: int, T: int, sample: bool) -> float:
         UniformAdversary(),
         Game(n=n, T=T),
         reps=ENGINE_REPS,
+        K=20,
         sample=sample,
     )
     return time.perf_counter() - t0
@@ -312,8 +313,10 @@ def bench_permelearn(n: int) -> list[tuple]:
     problem, work every draw performs): the ratio is a lower bound on the true one."""
     from onlinerank.timing import per_round_seconds
 
-    pl = per_round_seconds({"name": "onlinerank", "sampler": "plackett-luce"}, n, rounds=300)
-    pe = per_round_seconds({"name": "permelearn"}, n, rounds=5, sample="first-step")
+    pl = per_round_seconds(
+        {"name": "onlinerank", "sampler": "plackett-luce"}, n, rounds=300, repeats=3, sample=True
+    )
+    pe = per_round_seconds({"name": "permelearn"}, n, rounds=5, repeats=3, sample="first-step")
     t_pl = pl["update"] + pl["sample"]
     t_pe = pe["update"] + pe["sample"]
     return [
@@ -370,7 +373,7 @@ import sys, time
 t0 = time.perf_counter()
 import onlinerank as o
 t1 = time.perf_counter()
-o.simulate(o.OnlineRank(), o.make_adversary("uniform"), o.Game(n=10, T=20), 2)
+o.simulate(o.OnlineRank(), o.make_adversary("uniform"), o.Game(n=10, T=20), 2, K=20, sample=True)
 t2 = time.perf_counter()
 print(t1 - t0, t2 - t1, "scipy.linalg" in sys.modules)
 """
@@ -413,6 +416,7 @@ def startup() -> None:
 _MEM_CHILD = """
 import json, resource, sys, time
 from onlinerank.cells import Cell, run_block
+from onlinerank.config import load_settings
 def peak_kb():
     # VmHWM: this process image's own peak (ru_maxrss would carry the parent's RSS across
     # fork + exec on Linux)
@@ -422,11 +426,11 @@ def peak_kb():
     except (OSError, StopIteration):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 n, R, T, K = map(int, sys.argv[1:5])
-cfg = {"seed": 1, "checkpoints": K,
+cfg = load_settings({"seed": 1, "checkpoints": K,
        "learners": {"pl": {"name": "onlinerank", "sampler": "plackett-luce", "eta": "paper"}},
-       "adversaries": {"u": {"name": "uniform"}}}
+       "adversaries": {"u": {"name": "uniform"}}})
 def cell(n, T, R):
-    return Cell("upper", "mem", "u", "pl", "single", n, 1, T, R, R)
+    return Cell("upper", "mem", "u", "pl", "single", n, 1, T, R, R, sample=True, split=(), closed_form=False)
 run_block(cfg, cell(10, 2, 1), 0)  # imports done, numba caches loaded, no large array yet
 base = peak_kb()
 t0 = time.perf_counter()
@@ -437,11 +441,15 @@ print(json.dumps({"base_kb": base, "peak_kb": peak, "seconds": dt}))
 """
 
 
-def memory_check(n: int = 10000, K: int = 12) -> None:
+def memory_check(n: int = 10000) -> None:
     """Peak RSS of one simulate block (OnlineRank PL vs uniform single choices) in a fresh
-    process per run: it must grow with R n + R K and stay flat in T (simulate keeps O(R n + R K))."""
+    process per run, at the schema's default number of checkpoints K: it must grow with R n + R K
+    and stay flat in T (simulate keeps O(R n + R K))."""
     import json
 
+    from onlinerank.settings import schema_default
+
+    K = schema_default("checkpoints")
     out = {}
     for R_, T in [(4, 1000), (4, 10000), (16, 1000)]:
         p = subprocess.run(

@@ -5,7 +5,7 @@
 * Reach: per learner and n, a calibration run of about 3 s gives the time per canonical state;
   the largest T whose estimated states (``worst_case.estimate_states``, exact for single choice)
   fit in 60 s at that rate is reported as the *predicted* reach, with the largest T under the
-  default memory cap ``MAX_STATES`` (which the library applies unless told otherwise).  The time
+  pipeline's default memory cap (the schema's ``worst_case.max_states``).  The time
   per state falls slowly as layers grow (better vectorisation), so the prediction is
   conservative.  ``--worst-case-confirm`` runs every predicted instance (with the cap lifted to
   its size) and reports the measured time: about 40 s each, 20-30 minutes in all.
@@ -21,9 +21,12 @@ from pathlib import Path
 import yaml
 
 from onlinerank.learners import paper_algorithm
-from onlinerank.worst_case import MAX_STATES, dp_learner, estimate_states, exact_worst_regret
+from onlinerank.settings import schema_default
+from onlinerank.worst_case import dp_learner, estimate_states, exact_worst_regret
 
 BUDGET = 60.0
+#: the pipeline's cap on a DP's estimated canonical states (memory), as the schema states it
+MAX_STATES = schema_default("worst_case.max_states")
 #: n per learner for the reach table (worst_case_reach.yaml: Hedge enumerates n! rankings per state)
 REACH_N: dict[str, tuple[int, ...]] = {
     learner: tuple(ns)
@@ -35,7 +38,7 @@ _CAL_SECONDS = 3.0  # target duration of a calibration run
 
 def _timed(n: int, T: int, learner: str | None) -> tuple[float, int, float]:
     t0 = time.perf_counter()
-    r = exact_worst_regret(n, T, learner=learner, return_argmax=False)
+    r = exact_worst_regret(n, T, learner=learner, return_argmax=False, max_states=MAX_STATES)
     return time.perf_counter() - t0, r.n_states, r.value
 
 
@@ -88,7 +91,7 @@ def _calibrate(
 
 def reach(
     confirm: bool = False,
-    learners: dict[str, tuple[int, ...]] = REACH_N,
+    sizes: dict[str, tuple[int, ...]] = REACH_N,
     budget: float = BUDGET,
     calibration: float = _CAL_SECONDS,
 ) -> None:
@@ -99,7 +102,7 @@ def reach(
     in_budget = f"T in {budget:.0f} s"
     head = f"  {'learner':<11} {'n':>3}  {'calibration run':<30} {in_budget:>9} {'states':>9} {'T (cap)':>8}"
     print(head + (f"  measured at '{in_budget}'" if confirm else ""))
-    for learner, ns in learners.items():
+    for learner, ns in sizes.items():
         labelled = dp_learner(learner, 3, 1)[2] == "labelled"  # its law is not symmetric in the items
         for n in ns:
             Tc, dt, per = _calibrate(n, learner, labelled, calibration)

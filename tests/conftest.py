@@ -185,3 +185,13 @@ def smoke_config() -> dict:
     cfg = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
     validate_schema(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
     return cfg
+
+
+@pytest.fixture(scope="session")
+def smoke_settings(smoke_config):
+    """The smoke tier's settings, by the one validator (what every step after it takes)."""
+    import copy
+
+    from onlinerank.config import load_settings
+
+    return load_settings(copy.deepcopy(smoke_config))

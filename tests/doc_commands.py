@@ -41,8 +41,10 @@ package imported (``PYTHONPATH``):
   their files;
 * commands that download or install (pip, pip-compile, ``python -m venv``) do not run: ``make -n``
   has expanded them, and the extras of ``pip install -e '.[...]'`` must be those of pyproject.toml;
-* JupyterLab runs until it serves the notebook, then is stopped;
-* the commands of :data:`QUICKER` (minutes of benchmark timings) run in their quickest form;
+* JupyterLab runs until it serves the notebook, then is stopped (``jupyter execute`` runs the
+  notebook headless, in the copy holding the smoke tier's results);
+* the commands of :data:`QUICKER` (minutes of benchmark timings, a replicate's further seeds) run
+  in their quickest form;
 * everything else runs as given, and must exit with status 0 (status 77, automake's "skipped",
   ends the test as skipped with the command's reason: the SLURM cluster helper where SLURM cannot
   be installed).
@@ -325,19 +327,20 @@ def make_help_commands() -> list[Command]:
 # --- running ------------------------------------------------------------------------------------
 
 
-def _one_stage(words: list[str], repo: Path) -> list[str]:
-    """``python -m bench.estimate CONFIG``: the lower-bound stage only, when the config has one
-    (the stress tier's whole estimate takes minutes; a config of one's own is small)."""
-    import yaml
-
-    config = next((w for w in words if w.endswith((".yaml", ".yml"))), "config/stress.yaml")
-    return ["lower"] if "lower" in (yaml.safe_load((repo / config).read_text()) or {}) else []
-
-
-#: programs (``python -m`` modules) that run for minutes -> the arguments of their quickest form
+BENCH_QUICK = "--quick --sizes 100 --no-startup --no-scale --no-worst-case".split()
+#: programs (``python -m`` modules) that run for minutes -> their quickest form (given the command's
+#: words and where the program's arguments begin)
 QUICKER = {
-    "bench": lambda words, repo: "--quick --sizes 100 --no-startup --no-scale --no-worst-case".split(),
-    "bench.estimate": _one_stage,
+    "bench": lambda words, start: [
+        *words,
+        *"--quick --sizes 100 --no-startup --no-scale --no-worst-case".split(),
+    ],
+    # the estimate's plan (its jobs, no timing): tests/test_bench.py checks the timed estimate
+    "bench.estimate": lambda words, start: [*words, "--plan"],
+    # every further seed reruns the tier's sampled experiments: the dry run of each Snakemake call,
+    # with one further seed (the plans of the others differ only by their seed); tests/test_seeds.py
+    # runs `make replicate` on the smoke tier for real
+    "onlinerank.seeds": lambda words, start: [*words[: start + 1], "1", *words[start + 2 :], "-n"],
 }
 
 
@@ -574,10 +577,10 @@ def check(text: str, cp: Copy, where: str, env: tuple = ()) -> None:
         _run([".venv/bin/snakemake", *words[start:]], cp, where, env)  # the wrapper, as below
     elif prog == "pytest":
         _run(f"{text} --collect-only -q", cp, where, env)
-    elif prog == "jupyter":
+    elif prog == "jupyter" and words[start : start + 1] != ["execute"]:
         _check_server(text, cp, where, env)
     elif prog in QUICKER:
-        _run(shlex.join([*words, *QUICKER[prog](words, cp.repo)]), cp, where, env)
+        _run(shlex.join(QUICKER[prog](words, start)), cp, where, env)
     else:
         _run(text, cp, where, env)
 

@@ -158,7 +158,7 @@ def test_cyclic_is_the_least_favoured_rule(n, family, k, ties):
 def test_cyclic_regret_of_onlinerank_is_one_eighth():
     """theory §3.4: regret about eta T (n-1)/8, ratio about 1/8 to n sqrt(T M ln 2)."""
     game = Game(n=10, T=2000)
-    res = simulate(OnlineRank(), make_adversary("cyclic"), game, 1, sample=False)
+    res = simulate(OnlineRank(), make_adversary("cyclic"), game, 1, sample=False, K=20)
     reg = res.regret[0, -1]
     eta = resolve_eta("paper", game.n, game.T, game.M)
     assert 0.12 <= paper_ratio(reg, game) <= 0.16
@@ -169,7 +169,9 @@ def test_cyclic_gives_follow_the_leader_linear_regret():
     n = 10
 
     def ftl_regret(T, ties="high"):
-        res = simulate(make_learner("ftl"), make_adversary("cyclic", ties=ties), Game(n, T), 1, sample=False)
+        res = simulate(
+            make_learner("ftl"), make_adversary("cyclic", ties=ties), Game(n, T), 1, sample=False, K=20
+        )
         return res.regret[0, -1]
 
     r4, r1 = ftl_regret(2000), ftl_regret(500)
@@ -280,8 +282,8 @@ def test_greedy_helpers_against_definitions():
 
 def test_greedy_beats_the_uniform_adversary():
     game = Game(n=8, T=300)
-    greedy = simulate(OnlineRank(), make_adversary("greedy"), game, 2, sample=False)
-    unif = simulate(OnlineRank(), make_adversary("uniform"), game, 16, seed=2, sample=False)
+    greedy = simulate(OnlineRank(), make_adversary("greedy"), game, 2, sample=False, K=20)
+    unif = simulate(OnlineRank(), make_adversary("uniform"), game, 16, seed=2, sample=False, K=20)
     g = greedy.regret[:, -1]
     u = unif.regret[:, -1]
     assert np.all(g == g[0])  # deterministic

@@ -17,7 +17,7 @@ from onlinerank import asymptotics as A
 from onlinerank import bounds as B
 from onlinerank.comparison import bound_comparison_rows
 from onlinerank.pipeline import code_inputs
-from onlinerank.settings import BoundComparison
+from onlinerank.settings import BoundComparison, KSweep
 
 LN2 = math.log(2)
 ROOT = Path(__file__).resolve().parents[1]
@@ -184,10 +184,10 @@ def test_a_wrong_claimed_factor_is_decided_false_with_its_path(method, family, c
 
 
 GRID = BoundComparison(
-    families=["single", "kchoice", "subset", "spearman"],
-    n=[2, 3, 4, 5, 10, 11, 100, 1001, 10000],
-    k=[1, 2, 7],
-    k_sweep={"n": 1000, "k": [1, 3, 64, 499, 500]},
+    families=("single", "kchoice", "subset", "spearman"),
+    n=(2, 3, 4, 5, 10, 11, 100, 1001, 10000),
+    k=(1, 2, 7),
+    k_sweep=KSweep(n=1000, k=(1, 3, 64, 499, 500)),
     T_factor=1000,
 )
 

@@ -17,9 +17,15 @@ from onlinerank.cells import (
     spec_params,
     stage_cells,
 )
+from onlinerank.config import load_settings
 
 
 def config(block_size=2, replicates=5):
+    """The settings of :func:`config_dict` (the one validator)."""
+    return load_settings(config_dict(block_size, replicates))
+
+
+def config_dict(block_size=2, replicates=5):
     return {
         "seed": 11,
         "checkpoints": 3,
@@ -55,13 +61,16 @@ def config(block_size=2, replicates=5):
 
 
 def test_cell_paths_blocks_and_ranges():
-    c = Cell("upper", "e1", "u", "pl", "kchoice", 6, 2, 9, replicates=5, block_size=2)
+    kw = {"sample": True, "closed_form": False}
+    c = Cell("upper", "e1", "u", "pl", "kchoice", 6, 2, 9, 5, 2, split=("adversary", "n", "k"), **kw)
     assert c.path == "upper/e1/u/pl/kchoice_n6_k2_T9"
-    assert c.group == "upper/e1/adversary-u/n-6/k-2"  # the default split: adversary, n, k
+    assert c.group == "upper/e1/adversary-u/n-6/k-2"
     assert c.key == "u|pl|n6|k2|T9"
-    assert Cell("upper", "e1", "u", "pl", "kchoice", 6, 2, 9, 5, 2, split=("adversary",)).group == (
+    assert Cell("upper", "e1", "u", "pl", "kchoice", 6, 2, 9, 5, 2, split=("adversary",), **kw).group == (
         "upper/e1/adversary-u"
     )
+    # the schema's default split is adversary, n, k
+    assert cells_of(config(), "upper")[-1].split == ("adversary", "n", "k")
     assert c.blocks == 3 == math.ceil(5 / 2)
     ranges = [c.block_range(b) for b in range(c.blocks)]
     assert ranges == [(0, 2), (2, 4), (4, 5)]
@@ -145,8 +154,9 @@ def test_run_group_block_runs_every_learner_and_horizon():
 def test_closed_form_cells_have_no_job_and_only_they():
     """The uniform adversary's cells have a closed form (theory §4.6): computed, so in no job
     directory; ``closed_form: false`` simulates them; an adversary without one is simulated."""
-    cfg = config()
-    del cfg["upper"]["experiments"][0]["closed_form"]  # the default: computed where possible
+    raw = config_dict()
+    del raw["upper"]["experiments"][0]["closed_form"]  # the default: computed where possible
+    cfg = load_settings(raw)
     cells = cells_of(cfg, "upper")
     assert [c.closed_form for c in cells] == [True] * 16 + [False]  # e2 (graded) has no closed form
     groups = groups_of(cfg, "upper")

@@ -6,6 +6,7 @@ bound or the exact value scaled so that the claim is false) and to PASS (scaled 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import math
 
@@ -51,11 +52,11 @@ def test_interval_verdict_follows_the_legend(lo, hi, thr, direction, verdict):
     assert interval_verdict(lo, hi, thr, direction) == verdict
 
 
-def test_an_exact_cell_is_decided_by_its_value_alone():
+def test_an_exact_cell_is_decided_by_its_value_alone(smoke_settings):
     """A value computed exactly has the point interval ``[value, value]``: PASS on the claim's side
     of the threshold (touching it included), FAIL beyond, never INCONCLUSIVE."""
     c = Claim("x", "paper", "§0", "title", "statement", "statistic", "<=", 1.0, "test")
-    ctx = Context(c, {}, {}, 0.05)
+    ctx = Context(c, {}, smoke_settings, 0.05)
     for v, verdict in ((0.5, "PASS"), (1.0, "PASS"), (1.0 + 2**-52, "FAIL")):
         cell = exact_cell(ctx, "n=3", {"n": np.int64(3)}, v, method="exact formula", note="why")
         assert cell == make_cell(ctx, "n=3", {"n": 3}, v, v, v, method="exact formula", note="why")
@@ -172,15 +173,17 @@ def test_a_bad_entry_fails_at_registration_naming_it():
     assert "x.bad1" not in REGISTRY and "x.bad2" not in REGISTRY
 
 
-def test_a_missing_threshold_key_fails_before_any_work(smoke_config):
+def test_a_missing_threshold_key_fails_before_any_work(smoke_config, smoke_settings, monkeypatch):
     cfg = copy.deepcopy(smoke_config)
     del cfg["claims"]["margins"]["lemma61"]
-    with pytest.raises(ValueError, match="claims.margins.lemma61"):
-        validate_registry(cfg)
-    validate_registry(smoke_config)  # the complete config passes
+    validate_registry(smoke_settings)  # the complete config passes
     # through the one builder the schema states the threshold's default, so it is never missing
-    load_settings(cfg)
-    assert cfg["claims"]["margins"]["lemma61"] == smoke_config["claims"]["margins"]["lemma61"]
+    assert load_settings(cfg).claims.margins.lemma61 == smoke_config["claims"]["margins"]["lemma61"]
+    # a threshold naming a key the settings do not have is refused, naming the claim and the key
+    entry = REGISTRY["lemma6.1"]
+    monkeypatch.setitem(REGISTRY, "lemma6.1", dataclasses.replace(entry, threshold="claims.margins.nope"))
+    with pytest.raises(ValueError, match="claim 'lemma6.1' needs the config key 'claims.margins.nope'"):
+        validate_registry(smoke_settings)
     with pytest.raises(ConfigError, match="config error at claims.margins.lemma61"):
         load_settings(dict(copy.deepcopy(cfg), claims={"margins": {"lemma61": "wide"}}))
 
@@ -220,10 +223,10 @@ def test_smoke_tier_every_claim_has_cells_and_every_paper_claim_passes(smoke_doc
             assert c["verdict"] == "PASS", (c["id"], bad[:5])
 
 
-def test_claims_about_onlinerank_ignore_other_learners(smoke_tables, smoke_config):
+def test_claims_about_onlinerank_ignore_other_learners(smoke_tables, smoke_settings):
     """A baseline added to the upper stage (here FTL with a huge regret) is not judged by the
     claims about OnlineRank (issue: verdicts about OnlineRank must be about OnlineRank only)."""
-    cfg = copy.deepcopy(smoke_config)
+    cfg = smoke_settings
     tables = copy.deepcopy(smoke_tables)
     extra = [
         dict(r, learner="ftl", mean=r["mean"] * 100)
@@ -237,21 +240,21 @@ def test_claims_about_onlinerank_ignore_other_learners(smoke_tables, smoke_confi
         assert not any(x["params"].get("learner") == "ftl" for x in rec["cells"]), cid
 
 
-def test_two_experiments_sharing_cells_are_fitted_separately(smoke_tables, smoke_config):
+def test_two_experiments_sharing_cells_are_fitted_separately(smoke_tables, smoke_settings):
     """An experiment repeating another's cells (same adversary, learner, n, T) gives its own fits
     instead of a crash (each T appeared twice in one group before)."""
     tables = copy.deepcopy(smoke_tables)
     tables["sim_upper"] += [
         dict(r, experiment="again") for r in tables["sim_upper"] if r["experiment"] == "single"
     ]
-    rec = evaluate(REGISTRY["beyond.exponent.T"], tables, smoke_config, 0.05)
-    base = evaluate(REGISTRY["beyond.exponent.T"], smoke_tables, smoke_config, 0.05)
+    rec = evaluate(REGISTRY["beyond.exponent.T"], tables, smoke_settings, 0.05)
+    base = evaluate(REGISTRY["beyond.exponent.T"], smoke_tables, smoke_settings, 0.05)
     again = [x for x in rec["cells"] if x["params"]["experiment"] == "again"]
     assert len(again) == sum(x["params"]["experiment"] == "single" for x in base["cells"]) > 0
 
 
 def test_absent_stage_means_not_run(smoke_tables, smoke_config):
-    cfg = {k: v for k, v in smoke_config.items() if k != "lower"}
+    cfg = load_settings(copy.deepcopy({k: v for k, v in smoke_config.items() if k != "lower"}))
     tables = {k: v for k, v in smoke_tables.items() if k != "sim_lower"}
     doc = build_document(tables, cfg, {"config_digest": "x", "commit": "y"})
     by = {c["id"]: c for c in doc["claims"]}
@@ -561,14 +564,14 @@ def test_every_verdict_bearing_claim_has_a_failing_test():
 
 
 @pytest.mark.parametrize("cid", VERDICT_BEARING)
-def test_claim_can_fail_and_can_pass(cid, smoke_tables, smoke_config, monkeypatch):
+def test_claim_can_fail_and_can_pass(cid, smoke_tables, smoke_config, smoke_settings, monkeypatch):
     entry: Claim = REGISTRY[cid]
     false, true = DATA_MUTATIONS[cid]
     for mutate, expect in ((false, "FAIL"), (true, "PASS")):
         tables = copy.deepcopy(smoke_tables)
         with monkeypatch.context() as mp:
-            mutate(tables, smoke_config, mp)
-            rec = evaluate(entry, tables, smoke_config, 0.05)
+            mutate(tables, smoke_config, mp)  # reads the config's entries (labels, names)
+            rec = evaluate(entry, tables, smoke_settings, 0.05)
         assert rec["cells"], cid
         assert rec["verdict"] == expect, (
             cid,

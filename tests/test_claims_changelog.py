@@ -51,6 +51,13 @@ def default_config() -> dict:
     return cfg
 
 
+def typed(config: dict):
+    """The settings of a config (the digests are of a validated config's settings)."""
+    from onlinerank.config import load_settings
+
+    return load_settings(copy.deepcopy(config))
+
+
 # --- the guard on the repository's own log ------------------------------------------------------
 
 
@@ -58,7 +65,7 @@ def test_every_claims_digest_is_recorded_in_the_change_log(default_config):
     """A change to a claim's statistic, threshold, direction, grid, replicates, level, or the code
     of its builder and statistics moves its digest; it must come with a new entry of changes.toml
     naming the claim and recording the new digest."""
-    pending = unrecorded(claim_digests(default_config), load_log())
+    pending = unrecorded(claim_digests(typed(default_config)), load_log())
     assert not pending, (
         f"the change log does not record the current test of {', '.join(pending)}: append an entry to "
         f"src/onlinerank/claims/changes.toml saying what changed and why ({GUARD} prints it)"
@@ -147,31 +154,33 @@ def _git(repo: Path, *args: str, check: bool = True) -> str:
 
 def test_the_digest_moves_with_a_threshold_a_statistic_a_grid_and_the_level(monkeypatch, default_config):
     cfg = default_config
-    base = claim_digests(cfg)
+    base = claim_digests(typed(cfg))
     moved = copy.deepcopy(cfg)
     moved["claims"]["exponent_tolerance"] = moved["claims"]["exponent_tolerance"] * 2
-    changed = {c for c, d in claim_digests(moved).items() if d != base[c]}
+    changed = {c for c, d in claim_digests(typed(moved)).items() if d != base[c]}
     assert {"beyond.exponent.T", "beyond.exponent.n"} <= changed and "thm3.1" not in changed
     grid = copy.deepcopy(cfg)
     grid["upper"]["experiments"][0]["T"] = [*grid["upper"]["experiments"][0]["T"], 10**6]
-    assert claim_digests(grid)["thm3.1"] != base["thm3.1"]
+    assert claim_digests(typed(grid))["thm3.1"] != base["thm3.1"]
     reps = copy.deepcopy(cfg)
     reps["upper"]["experiments"][0]["replicates"] += 1
-    assert claim_digests(reps)["cor3.2.single"] != base["cor3.2.single"]
+    assert claim_digests(typed(reps))["cor3.2.single"] != base["cor3.2.single"]
     for key, value in (("seed", cfg["seed"] + 1), ("claims", {**cfg["claims"], "alpha": 0.1})):
         other = {**copy.deepcopy(cfg), key: value}
-        assert claim_digests(other)["thm3.1"] != base["thm3.1"], key
+        assert claim_digests(typed(other))["thm3.1"] != base["thm3.1"], key
     spec = copy.deepcopy(cfg)
     spec["learners"]["onlinerank-pl"] = {**spec["learners"]["onlinerank-pl"], "eta": 0.5}
-    assert claim_digests(spec)["thm3.1"] != base["thm3.1"]
-    assert claim_digests(spec)["sec4.mw_law"] == base["sec4.mw_law"]  # reads no simulated stage
+    assert claim_digests(typed(spec))["thm3.1"] != base["thm3.1"]
+    assert claim_digests(typed(spec))["sec4.mw_law"] == base["sec4.mw_law"]  # reads no simulated stage
     entry = REGISTRY["thm3.1"]
     monkeypatch.setitem(REGISTRY, "thm3.1", dataclasses.replace(entry, threshold=2.0))
-    assert claim_digests(cfg)["thm3.1"] != base["thm3.1"]
+    assert claim_digests(typed(cfg))["thm3.1"] != base["thm3.1"]
     monkeypatch.setitem(REGISTRY, "thm3.1", dataclasses.replace(entry, statistic="something else"))
-    assert claim_digests(cfg)["thm3.1"] != base["thm3.1"]
+    assert claim_digests(typed(cfg))["thm3.1"] != base["thm3.1"]
     monkeypatch.setitem(REGISTRY, "thm3.1", entry)
-    assert claim_digests(cfg) == base and registry_digest(cfg) == registry_digest(copy.deepcopy(cfg))
+    assert claim_digests(typed(cfg)) == base and registry_digest(typed(cfg)) == registry_digest(
+        typed(copy.deepcopy(cfg))
+    )
 
 
 def test_a_planted_threshold_change_is_reported_by_the_guard(monkeypatch, default_config):
@@ -180,11 +189,11 @@ def test_a_planted_threshold_change_is_reported_by_the_guard(monkeypatch, defaul
     log = load_log()
     entry = REGISTRY["thm3.1"]
     monkeypatch.setitem(REGISTRY, "thm3.1", dataclasses.replace(entry, threshold=1.5))
-    assert set(unrecorded(claim_digests(default_config), log)) == {"thm3.1"}
+    assert set(unrecorded(claim_digests(typed(default_config)), log)) == {"thm3.1"}
     monkeypatch.setitem(REGISTRY, "thm3.1", entry)
     cfg = copy.deepcopy(default_config)
     cfg["claims"]["margins"]["lemma61"] = 0.03
-    assert set(unrecorded(claim_digests(cfg), log)) == {"lemma6.1"}
+    assert set(unrecorded(claim_digests(typed(cfg)), log)) == {"lemma6.1"}
 
 
 def test_the_code_closure_follows_the_statistics_a_builder_calls():
@@ -317,7 +326,7 @@ def test_an_edited_recorded_digest_is_caught(tmp_path, monkeypatch, default_conf
     old = recorded_digests(load_log(path))["thm3.1"][0]
     entry = REGISTRY["thm3.1"]
     monkeypatch.setitem(REGISTRY, "thm3.1", dataclasses.replace(entry, threshold=1.5))
-    digests = claim_digests(default_config)
+    digests = claim_digests(typed(default_config))
     new = digests["thm3.1"]
     assert set(unrecorded(digests, load_log(path))) == {"thm3.1"}
     head, tail = text.rsplit(f'"thm3.1" = "{old}"', 1)  # the newest entry recording it
@@ -418,13 +427,10 @@ def test_a_renamed_claim_resolves_and_an_unknown_rename_is_refused(tmp_path):
         load_log(path)
 
 
-def _minimal_config() -> dict:
+def _minimal_config():
     """A config with no stage: every claim that reads a table is NOT RUN, the others evaluate."""
-    from onlinerank.schema_validation import validate_schema
-
     cfg = {"seed": 1, "learners": {"pl": {"name": "onlinerank"}}, "adversaries": {"u": {"name": "uniform"}}}
-    validate_schema(cfg)
-    return cfg
+    return typed(cfg)
 
 
 def test_rendering_refuses_an_unknown_claim_and_a_commit_outside_the_history(tmp_path):
@@ -464,19 +470,24 @@ def test_the_digests_command_refuses_a_bad_log_in_one_line(tmp_path):
 
 def test_the_digests_command_prints_an_entry_for_an_unrecorded_claim(tmp_path):
     """With a log that records nothing since its baseline but thm3.1's old digest, the command
-    lists thm3.1 as not recorded and prints an entry, which appended makes the log record it."""
+    lists thm3.1 as not recorded (exit status 1) and with ``--entry`` prints an entry (exit status
+    0), which appended makes the log record it."""
     log = load_log()
     text = LOG_PATH.read_text()
     current = recorded_digests(log)["thm3.1"][0]
     path = tmp_path / "changes.toml"
     path.write_text(text.replace(f'"thm3.1" = "{current}"', f'"thm3.1" = "{"f" * 12}"'))
-    out = subprocess.run(
-        [sys.executable, "-m", "onlinerank.claims", "digests", "--entry", "--log", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+    check, out = (
+        subprocess.run(
+            [sys.executable, "-m", "onlinerank.claims", "digests", *entry, "--log", str(path)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        for entry in ([], ["--entry"])
     )
-    assert out.returncode == 1, out.stderr
+    # a check without --entry fails on the unrecorded claim; with it, the entry is printed
+    assert (check.returncode, out.returncode) == (1, 0), out.stderr
     assert f"thm3.1 {current} not recorded (the log records {'f' * 12})" in out.stdout
     entry = out.stdout.split("reason:\n\n", 1)[1]
     assert f'"thm3.1" = "{current}"' in entry

@@ -152,7 +152,7 @@ def test_a_claim_with_only_control_cells_is_inconclusive():
     assert claim_verdict(one, claim_evidence(one)) == ("PASS", "")
 
 
-def test_only_controls_through_the_report(smoke_tables, smoke_config):
+def test_only_controls_through_the_report(smoke_tables, smoke_config, smoke_settings):
     """cor3.2.kchoice on the smoke tables without its greedy cells (every cell then the uniform
     adversary's, a control) is INCONCLUSIVE with the note, in claims.json and claims.md."""
     from onlinerank.claims.report import claims_markdown, evaluate
@@ -162,14 +162,14 @@ def test_only_controls_through_the_report(smoke_tables, smoke_config):
     tables["sim_upper"] = [
         r for r in tables["sim_upper"] if cfg["adversaries"][r["adversary"]]["name"] == "uniform"
     ]
-    rec = evaluate(REGISTRY["cor3.2.kchoice"], tables, cfg, 0.05)
+    rec = evaluate(REGISTRY["cor3.2.kchoice"], tables, smoke_settings, 0.05)
     assert rec["cells"] and all(x["verdict"] == "PASS" and x["control"] for x in rec["cells"])
     assert (rec["verdict"], rec["note"], rec["evidence"]["informative"]) == (
         "INCONCLUSIVE",
         "no informative cell",
         0,
     )
-    full = evaluate(REGISTRY["cor3.2.kchoice"], smoke_tables, cfg, 0.05)
+    full = evaluate(REGISTRY["cor3.2.kchoice"], smoke_tables, smoke_settings, 0.05)
     assert full["verdict"] == "PASS" and full["evidence"]["informative"] > 0
     md = claims_markdown({"meta": {}, "claims": [rec], "changes": []})
     assert "**INCONCLUSIVE** (no informative cell)" in md

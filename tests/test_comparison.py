@@ -12,7 +12,7 @@ from onlinerank.comparison import (
     bound_comparison_rows,
     comparison_horizon,
 )
-from onlinerank.settings import BoundComparison
+from onlinerank.settings import BoundComparison, KSweep
 
 LN2 = math.log(2)
 
@@ -27,10 +27,10 @@ def test_comparison_horizon_is_ceil_of_factor_n_ln_n():
 
 
 SEC = BoundComparison(
-    families=["single", "kchoice", "subset", "spearman"],
-    n=[3, 10, 100],
-    k=[2],
-    k_sweep={"n": 40, "k": [1, 4, 20, 21]},
+    families=("single", "kchoice", "subset", "spearman"),
+    n=(3, 10, 100),
+    k=(2,),
+    k_sweep=KSweep(n=40, k=(1, 4, 20, 21)),
     T_factor=10,
 )
 

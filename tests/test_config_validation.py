@@ -90,6 +90,14 @@ CASES = {
         _set(["runtime", "onlinerank_max_exponent"], 1.5),
         ["runtime.onlinerank_max_exponent", "unknown key"],
     ),
+    "unknown figure": (
+        _set(["figure"], "regret_vs_t"),
+        ["figure", "regret_vs_t", "did you mean 'regret_vs_T'?"],
+    ),
+    "figure of an absent section": (
+        lambda c: (c.pop("runtime"), c.update(figure="runtime")),
+        ["figure", "runtime", "reads runtime", "section absent"],
+    ),
     "partial draw not supported": (
         lambda c: c["runtime"].update(max_partial_sample_n={"onlinerank-pl": 10}),
         ["runtime.max_partial_sample_n.onlinerank-pl", "sample_first_step"],
@@ -126,23 +134,16 @@ def test_the_pipeline_refuses_a_worst_case_section_without_a_part(part, key):
 
     cfg = copy.deepcopy(SMOKE)
     cfg["worst_case"].pop(part)
-    load_settings(cfg)  # fills the part's empty default
+    settings = load_settings(cfg)  # fills the part's empty default
     with pytest.raises(ConfigError) as err:
-        check_pipeline_sections(cfg)
+        check_pipeline_sections(settings)
     msg = str(err.value)
     assert (
         "\n" not in msg
         and msg.startswith(f"config error at {key}: no cells")
         and "leave out the section" in msg
     )
-    check_pipeline_sections(load_settings_copy(SMOKE))
-
-
-def load_settings_copy(cfg: dict) -> dict:
-    """``cfg`` filled and validated (a copy)."""
-    cfg = copy.deepcopy(cfg)
-    load_settings(cfg)
-    return cfg
+    check_pipeline_sections(load_settings(copy.deepcopy(SMOKE)))
 
 
 def check(cfg):
@@ -165,6 +166,18 @@ def test_invalid_config_is_rejected_in_one_line_naming_the_key(case):
 def test_every_tier_is_valid():
     for name in ("config.yaml", "smoke.yaml", "stress.yaml"):
         check(yaml.safe_load((ROOT / "config" / name).read_text()))
+
+
+def test_the_run_option_figure_is_typed_and_left_out_of_the_config_digest():
+    """`--config figure=NAME` (make figure) chooses which outputs a run makes, not what they hold:
+    the typed settings carry it, the config digest (stamped on every figure) does not."""
+    from onlinerank.provenance import config_digest
+
+    plain, one = copy.deepcopy(SMOKE), copy.deepcopy(SMOKE)
+    one["figure"] = "lower_hc"
+    assert load_settings(one).figure == "lower_hc" and load_settings(plain).figure is None
+    assert config_digest(one) == config_digest(plain)
+    assert config_digest({**plain, "seed": plain["seed"] + 1}) != config_digest(plain)
 
 
 def test_only_seed_learners_and_adversaries_are_required():

@@ -323,7 +323,7 @@ def test_a_plugin_is_one_file(tmp_path):
         "import onlinerank as o\n"
         f"assert o.__file__.startswith({str(tmp_path)!r})\n"
         "g = o.Game(n=4, T=5, family='spearman')\n"
-        "r = o.simulate(o.make_learner('mine'), o.make_adversary('theirs'), g, 2)\n"
+        "r = o.simulate(o.make_learner('mine'), o.make_adversary('theirs'), g, 2, K=4, sample=True)\n"
         "print(sorted(o.LEARNERS), sorted(o.ADVERSARIES), r.loss.shape)\n"
     )
     env = dict(os.environ, PYTHONPATH=str(tmp_path))

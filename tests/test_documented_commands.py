@@ -30,9 +30,11 @@ class Case:
 
     @property
     def needs_smoke_results(self) -> bool:
-        """Whether a command works on the smoke tier (its config, results or make target): it
-        runs in a copy holding the shared smoke run's results."""
-        return any(isinstance(s, dc.Command) and "smoke" in s.text for s in self.steps)
+        """Whether a command works on the smoke tier (its config, results or make target) or reads a
+        tier's results (the notebook, run headless): it runs in a copy holding the shared smoke
+        run's results."""
+        texts = [s.text for s in self.steps if isinstance(s, dc.Command)]
+        return any("smoke" in t or "jupyter execute" in t for t in texts)
 
 
 def _cases() -> list[Case]:

@@ -207,13 +207,15 @@ def test_block_argument_is_checked_before_any_work():
     game = Game(n=5, T=10)
     for bad in (0, -3, 2.5, True, "7"):
         with pytest.raises(ValueError, match="block must be an integer >= 1"):
-            simulate(Boom(), make_adversary("uniform"), game, 2, block=bad)
+            simulate(Boom(), make_adversary("uniform"), game, 2, block=bad, K=20, sample=True)
     with pytest.raises(ValueError, match=r"block=\d+ rounds .* need .* GiB"):
-        simulate(Boom(), make_adversary("uniform"), Game(n=10**6, T=10**9), 64, block=10**9)
+        simulate(
+            Boom(), make_adversary("uniform"), Game(n=10**6, T=10**9), 64, block=10**9, K=20, sample=True
+        )
     with pytest.raises(TypeError, match="adversary must be an onlinerank Adversary"):
-        simulate(make_learner("ftl"), object(), game, 2)
+        simulate(make_learner("ftl"), object(), game, 2, K=20, sample=True)
     with pytest.raises(TypeError, match="learner must be an onlinerank Learner"):
-        simulate(object(), make_adversary("uniform"), game, 2)
+        simulate(object(), make_adversary("uniform"), game, 2, K=20, sample=True)
 
 
 def test_progress_is_called_at_the_same_rounds():
@@ -225,6 +227,8 @@ def test_progress_is_called_at_the_same_rounds():
         2,
         progress=lambda t, T: calls.append(t),
         block=500,
+        K=20,
+        sample=True,
     )
     step = 1234 // 100
     assert calls == [t for t in range(1, 1235) if t % step == 0 or t == 1234]

@@ -26,11 +26,14 @@ from matplotlib.figure import Figure  # noqa: E402
 from onlinerank import figures as F  # noqa: E402
 from onlinerank.claims import REGISTRY  # noqa: E402
 from onlinerank.claims.registry import Claim  # noqa: E402
+from onlinerank.config import load_settings  # noqa: E402
 from onlinerank.drawing import draw  # noqa: E402
 from onlinerank.tables import TABLE_STAGE, make_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-CONFIG = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
+#: the smoke tier's config file and its settings (the one validator: what the figure jobs are handed)
+CONFIG_PATH = ROOT / "config" / "smoke.yaml"
+CONFIG = load_settings(yaml.safe_load(CONFIG_PATH.read_text()))
 LEARNERS = ["onlinerank-pl", "onlinerank-qs"]
 
 
@@ -89,8 +92,11 @@ def test_the_claim_figure_link_is_stated_once_in_the_catalog():
         "spearman_regret_vs_T",
         "spearman_vs_n",
     ]
-    for cid in ("thm3.1", "sec5.spearman", "beyond.h_c"):
-        assert evaluate(REGISTRY[cid], {}, {}, 0.05)["figures"] == F.claim_figures(cid)
+    bare = load_settings(
+        {"seed": 0, "learners": {"l": {"name": "ftl"}}, "adversaries": {"a": {"name": "uniform"}}}
+    )
+    for cid in ("thm3.1", "sec5.spearman", "beyond.h_c"):  # not run: no stage configured
+        assert evaluate(REGISTRY[cid], {}, bare, 0.05)["figures"] == F.claim_figures(cid)
     linked = {c for spec in F.FIGURES.values() for c in spec.claims}
     assert {"thm3.1", "sec4.runtime", "thm3.3.lower"} <= linked
 
@@ -478,3 +484,60 @@ def test_the_figure_script_reads_the_claims_document(tmp_path):
     doc = {"claims": [{"id": "a", "cells": []}]}
     (tmp_path / "claims.json").write_text(json.dumps(doc))
     assert F.read_figure_table(tmp_path / "claims.json") == doc["claims"]
+
+
+# --- drawing in batches --------------------------------------------------------------------------
+
+
+def test_figure_batches_split_the_catalog_by_what_the_figures_read():
+    """Every figure in exactly one batch, in catalog order: those reading the claims document,
+    those reading a simulation stage's table (one batch per stage), the rest (tables computed
+    from the config)."""
+    batches = F.figure_batches(F.FIGURES)
+    assert sorted(f for names in batches.values() for f in names) == sorted(F.FIGURES)
+    simulated = ("upper", "lower", "baselines", "spearman")
+    for batch, names in batches.items():
+        assert names == [f for f in F.FIGURES if f in names]
+        for f in names:
+            stages = [TABLE_STAGE[t] for t in F.FIGURES[f].tables if TABLE_STAGE.get(t) in simulated]
+            expected = "claims" if "claims" in F.FIGURES[f].tables else stages[0] if stages else "tables"
+            assert batch == expected, (f, F.FIGURES[f].tables)
+    assert set(batches) == {*simulated, "tables", "claims"}
+    assert F.figure_batches(["lower_hc", "runtime"]) == {"tables": ["lower_hc", "runtime"]}
+
+
+_DRAW_ALONE = """
+import json, sys
+import yaml
+from onlinerank.config import load_settings
+from onlinerank.drawing import draw_figures
+names, paths, config_path, outputs = json.loads(sys.argv[1])
+settings = load_settings(yaml.safe_load(open(config_path).read()))
+draw_figures(names, paths, settings, {k: tuple(v) for k, v in outputs.items()})
+"""
+
+
+def test_a_figure_drawn_after_others_in_one_process_is_the_figure_drawn_alone(tables, tmp_path):
+    """A figure job draws its batch in one process: each figure's PNG and PDF are byte for byte
+    those of the figure drawn alone in a fresh process (the figures of a batch share their table
+    files, not their rows, nor any state)."""
+    from onlinerank.drawing import draw_figures
+    from onlinerank.io import write_csv
+
+    names = ["spearman_vs_n", "spearman_correlation"]  # both read sim_spearman
+    paths = {}
+    for t in sorted({t for f in names for t in F.FIGURES[f].tables}):
+        paths[t] = str(tmp_path / f"{t}.csv")
+        write_csv(paths[t], tables[t])
+    batch = {f: (str(tmp_path / f"batch_{f}.png"), str(tmp_path / f"batch_{f}.pdf")) for f in names}
+    draw_figures(names, paths, CONFIG, batch)
+    alone = {"spearman_correlation": [str(tmp_path / "alone.png"), str(tmp_path / "alone.pdf")]}
+    job = json.dumps([["spearman_correlation"], paths, str(CONFIG_PATH), alone])
+    subprocess.run(
+        [sys.executable, "-c", _DRAW_ALONE, job],
+        check=True,
+        cwd=ROOT,
+    )
+    for made, lone in zip(batch["spearman_correlation"], alone["spearman_correlation"], strict=True):
+        assert Path(made).read_bytes() == Path(lone).read_bytes(), made
+    assert Path(batch["spearman_vs_n"][0]).stat().st_size > 10_000

@@ -3,6 +3,7 @@ adversary that ignores it (theory §4.6), against enumeration of every sequence,
 convolution, the lazy walk's formula of theory §4.2 and Monte Carlo; and the closed-form cells of
 the simulation tables."""
 
+import copy
 import itertools
 import math
 from fractions import Fraction
@@ -13,6 +14,7 @@ import pytest
 from onlinerank import Game
 from onlinerank.adversaries import make_adversary
 from onlinerank.cells import cells_of, run_block
+from onlinerank.config import load_settings
 from onlinerank.iid_regret import abs_sum_mean, check_law, expected_best, expected_loss, expected_regret
 from onlinerank.lowerbound import exact_regret
 from onlinerank.sim_tables import aggregate, closed_form_rows
@@ -169,12 +171,13 @@ def test_closed_form_rows_are_the_simulated_rows_without_the_noise():
     checkpoints, its rate in the eta column, exact values with sem 0 and no replicates, no realised
     loss; and the same cell simulated (closed_form: false, 400 sequences) agrees within 4.5
     standard errors at every checkpoint."""
-    simulated_config = {**CONFIG, "upper": {**CONFIG["upper"]}}
-    simulated_config["upper"]["experiments"] = [{**CONFIG["upper"]["experiments"][0], "closed_form": False}]
-    for closed, sim in zip(cells_of(CONFIG, "upper"), cells_of(simulated_config, "upper"), strict=True):
+    raw = copy.deepcopy(CONFIG)
+    raw["upper"]["experiments"][0]["closed_form"] = False
+    settings, simulated = load_settings(copy.deepcopy(CONFIG)), load_settings(raw)
+    for closed, sim in zip(cells_of(settings, "upper"), cells_of(simulated, "upper"), strict=True):
         assert closed.closed_form and not sim.closed_form
-        rows = closed_form_rows(CONFIG, closed)
-        mc = aggregate(sim, [run_block(simulated_config, sim, 0)])
+        rows = closed_form_rows(settings, closed)
+        mc = aggregate(sim, [run_block(simulated, sim, 0)])
         assert [(r["t"], r["metric"]) for r in rows] == [(r["t"], r["metric"]) for r in mc]
         assert {k for r in rows for k in r} == {k for r in mc for k in r}
         for r, m in zip(rows, mc, strict=True):
@@ -193,7 +196,7 @@ def test_closed_form_rows_are_the_simulated_rows_without_the_noise():
 
 
 def test_a_cell_without_a_closed_form_is_refused():
-    cfg = {**CONFIG, "adversaries": {"u": {"name": "greedy"}}}
+    cfg = load_settings({**copy.deepcopy(CONFIG), "adversaries": {"u": {"name": "greedy"}}})
     (cell, *_) = cells_of(cfg, "upper")
     assert not cell.closed_form
     with pytest.raises(ValueError, match="no closed form"):

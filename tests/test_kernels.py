@@ -128,3 +128,46 @@ def test_the_sources_digest_covers_every_kernel_module_and_mix64(tmp_path):
     before = sources_digest([a, b])
     b.write_text("y = 3\n")
     assert sources_digest([a, b]) != before
+
+
+_CALL_ADD_ITEM_COUNTS = """
+import sys
+import numpy as np
+from onlinerank._kernels.feedback import add_item_counts
+print("ready", flush=True)
+S = np.zeros((1, 3)); add_item_counts(S, np.ones((1, 2, 1), dtype=np.int64))
+print(S[0, 1], sum(add_item_counts._cache_misses.values()), sum(add_item_counts._cache_hits.values()))
+"""
+
+
+def test_processes_started_together_compile_a_kernel_once(tmp_path):
+    """Two processes call a kernel that has no cache yet, both waiting on its lock (held here)
+    when it is released: one compiles and writes the cache, the other loads it (numba's counts of
+    cache misses and hits); without the lock both would compile."""
+    import fcntl
+    import shutil
+    import time
+
+    from onlinerank._kernels import COMPILE_LOCK, _lock_byte
+
+    shutil.copytree(PKG, tmp_path / "onlinerank", ignore=shutil.ignore_patterns("__pycache__"))
+    cache = tmp_path / "onlinerank" / "_kernels" / "__pycache__"
+    cache.mkdir()
+    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    with open(cache / COMPILE_LOCK, "a+") as lock:
+        byte = _lock_byte("onlinerank._kernels.feedback.add_item_counts")
+        fcntl.lockf(lock, fcntl.LOCK_EX, 1, byte)
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", _CALL_ADD_ITEM_COUNTS], env=env, stdout=subprocess.PIPE, text=True
+            )
+            for _ in range(2)
+        ]
+        assert [p.stdout.readline().strip() for p in procs] == ["ready", "ready"]
+        time.sleep(0.5)  # both are now in the call, on the lock
+        fcntl.lockf(lock, fcntl.LOCK_UN, 1, byte)
+        outs = sorted(p.communicate(timeout=300)[0].split() for p in procs)
+    assert [p.returncode for p in procs] == [0, 0]
+    (value_a, misses_a, hits_a), (value_b, misses_b, hits_b) = outs
+    assert value_a == value_b == "2.0"
+    assert (misses_a, hits_a) == ("0", "1") and int(misses_b) >= 1, outs  # loaded, compiled

@@ -10,9 +10,15 @@ import pytest
 
 from onlinerank import lowerbound
 from onlinerank.lower_tables import T_grid, abg_rows, exact_curve_rows, frequency_rows, hc_rows, minimum_rows
+from onlinerank.settings import Curves, Frequencies, HcGrid, Horizons, Route
 from onlinerank.tables import columns
 
 LN2 = math.log(2)
+
+
+def _curves(n: int, k: int) -> Curves:
+    """The curves' grid at one (n, k) (the minimum's builder reads n and k only)."""
+    return Curves(n=(n,), k=(k,), T=Horizons(min=1, max=2, points=2))
 
 
 def brute_force_regret(n: int, k: int, T: int) -> Fraction:
@@ -31,16 +37,16 @@ def brute_force_regret(n: int, k: int, T: int) -> Fraction:
 
 
 def test_T_grid_is_distinct_sorted_integers_between_the_ends():
-    g = T_grid({"min": 1, "max": 10_000, "points": 12})
+    g = T_grid(Horizons(min=1, max=10_000, points=12))
     assert g.dtype.kind == "i"
     assert g[0] == 1 and g[-1] == 10_000
     assert np.all(np.diff(g) > 0)
     assert len(g) == 12
-    assert list(T_grid({"min": 1, "max": 4, "points": 10})) == [1, 2, 3, 4]  # duplicates merged
+    assert list(T_grid(Horizons(min=1, max=4, points=10))) == [1, 2, 3, 4]  # duplicates merged
 
 
 def test_exact_curves_against_enumeration_of_every_sequence():
-    sec = {"n": [3, 4], "k": [1, 2], "T": {"min": 1, "max": 4, "points": 4}}
+    sec = Curves(n=(3, 4), k=(1, 2), T=Horizons(min=1, max=4, points=4))
     rows = exact_curve_rows(sec)
     assert {(r["n"], r["k"]) for r in rows} == {(3, 1), (4, 1), (4, 2)}  # k = 2 > 3/2 skipped
     assert all(tuple(r) == columns("lower_curves") for r in rows)
@@ -54,7 +60,7 @@ def test_exact_curves_against_enumeration_of_every_sequence():
 
 
 def test_explicit_lower_bounds_are_below_the_exact_regret_where_they_hold():
-    sec = {"n": [5, 10], "k": [1, 2], "T": {"min": 1, "max": 10_000, "points": 15}}
+    sec = Curves(n=(5, 10), k=(1, 2), T=Horizons(min=1, max=10_000, points=15))
     for r in exact_curve_rows(sec):
         assert r["sharp"] <= r["exact"] * (1 + 1e-12)
         if r["T"] >= r["h_holder"]:
@@ -62,7 +68,7 @@ def test_explicit_lower_bounds_are_below_the_exact_regret_where_they_hold():
 
 
 def test_h_c_is_the_first_horizon_from_which_the_regret_stays_above_c_n32_sqrt_T():
-    rows = hc_rows({"n": [4, 8, 16], "c": [0.05, 0.2, 10.0], "k": 1})
+    rows = hc_rows(HcGrid(n=(4, 8, 16), c=(0.05, 0.2, 10.0), k=1))
     assert len(rows) == 9
     for r in rows:
         n, c = r["n"], r["c"]
@@ -84,7 +90,7 @@ def test_h_c_is_the_first_horizon_from_which_the_regret_stays_above_c_n32_sqrt_T
 
 
 def test_route_rows_bound_the_exact_regret_from_below():
-    sec = {"n": 10, "T": 200, "k": 1, "j": [0.5, 1, 2, 3]}
+    sec = Route(n=10, T=200, k=1, j=(0.5, 1, 2, 3))
     rows = abg_rows(sec)
     exact = float(lowerbound.exact_regret(10, 200))
     assert [r["j"] for r in rows] == [0.5, 1.0, 2.0, 3.0]
@@ -98,7 +104,7 @@ def test_route_rows_bound_the_exact_regret_from_below():
 
 
 def test_frequency_rows_histogram_next_to_the_binomial_pmf():
-    sec = {"n": 6, "T": 30, "k": 1, "reps": 4000}
+    sec = Frequencies(n=6, T=30, k=1, reps=4000)
     rows = frequency_rows(sec, seed=5)
     assert rows == frequency_rows(sec, seed=5)  # a named random stream
     assert [r["count"] for r in rows] != [r["count"] for r in frequency_rows(sec, seed=6)]
@@ -123,7 +129,7 @@ def test_the_minimum_over_every_T_from_h_is_the_brute_force_minimum(n, k):
     the recurrence and certified by bound (b) equals the minimum over every integer T of a range
     three times the scanned one, each T from exact rational arithmetic (to T = 400) or the log-space
     sum (beyond): two routes independent of the recurrence."""
-    rows = minimum_rows({"n": [n], "k": [k]})
+    rows = minimum_rows(_curves(n, k))
     assert len(rows) == 1
     m = rows[0]
     assert m["T_from"] == math.ceil(Fraction(n * (n - 1), 2 * k * (n - k)))  # h(n, k) = 1/r, exactly
@@ -145,11 +151,11 @@ def test_the_minimum_over_every_T_from_h_is_the_brute_force_minimum(n, k):
 def test_the_minimum_is_below_every_horizon_of_a_log_grid():
     """At n = 50, k = 1 the old log grid's first horizon above h = 25 was T = 27 (ratio 0.2385); the
     minimum over every T is at T = 25 itself (0.2352, from the exact rational value)."""
-    m = minimum_rows({"n": [50], "k": [1]})[0]
+    m = minimum_rows(_curves(50, 1))[0]
     assert (m["T_from"], m["T_min"]) == (25, 25)
     exact25 = float(lowerbound.exact_regret(50, 25, 1, exact=True)) / (50**1.5 * 5)
     assert m["ratio_min"] == pytest.approx(exact25, rel=1e-12) and round(exact25, 4) == 0.2352
-    grid = [T for T in T_grid({"min": 1, "max": 10**7, "points": 60}) if T >= 25]
+    grid = [T for T in T_grid(Horizons(min=1, max=10**7, points=60)) if T >= 25]
     assert grid[0] == 27
     assert all(
         float(lowerbound.exact_regret(50, int(T))) / (50**1.5 * math.sqrt(T)) > m["ratio_min"] for T in grid

@@ -36,7 +36,7 @@ from mutants.table import (  # noqa: E402
     mutated,
     mutation_rows,
     run_mutations,
-    small_config,
+    small_settings,
 )
 
 #: the claims of the paper that the small cells decide and that must PASS unmutated
@@ -64,8 +64,9 @@ EXACT = (
 
 
 @pytest.fixture(scope="module")
-def smoke_cfg() -> dict:
-    return yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
+def smoke_cfg():
+    """The smoke tier's settings (what the mutations step is handed)."""
+    return load_settings(yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text()))
 
 
 @pytest.fixture(scope="module")
@@ -264,7 +265,7 @@ def test_no_config_can_reach_a_broken_learner():
     broken = {m.learner for m in MUTATIONS.values()}
     assert not broken & set(LEARNERS.values())
     assert {cls.name for cls in broken} == {"onlinerank"} and LEARNERS["onlinerank"] is OnlineRank
-    cfg = copy.deepcopy(small_config(yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())))
+    cfg = copy.deepcopy(SMALL_CELLS) | {"seed": 1}
     assert type(make_learner(**cfg["learners"]["onlinerank-qs"])) is OnlineRank
     for cls in broken:
         cfg["learners"]["onlinerank-pl"]["name"] = cls.__name__
@@ -283,7 +284,15 @@ def test_mutations_refuse_to_nest_and_unknown_names():
 def _play(learner, seed=5, T=150, n=7):
     game = Game(n=n, T=T, family="single")
     return simulate(
-        learner, make_adversary("uniform"), game, 16, seed=seed, cell=("m",), learner_label="qs", K=3
+        learner,
+        make_adversary("uniform"),
+        game,
+        16,
+        seed=seed,
+        cell=("m",),
+        learner_label="qs",
+        K=3,
+        sample=True,
     )
 
 
@@ -338,5 +347,6 @@ def test_eta_mutation_scales_the_learners_rate():
 
 
 def test_small_cells_are_a_valid_config(smoke_cfg):
-    load_settings(small_config(smoke_cfg))  # raises ConfigError on a bad cell
+    small = small_settings(smoke_cfg)  # the one validator: raises ConfigError on a bad cell
+    assert (small.seed, small.claims) == (smoke_cfg.seed, smoke_cfg.claims)  # the tier's thresholds
     assert SMALL_CELLS["upper"]["experiments"][0]["learners"] == ["onlinerank-pl", "onlinerank-qs"]

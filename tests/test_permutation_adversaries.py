@@ -315,7 +315,7 @@ def test_graded_parameter_validation():
 def test_graded_regret_below_theorem31():
     n, T, R = 6, 200, 4
     game = graded_game(n, T)
-    res = simulate(OnlineRank(), GradedAdversary(), game, R, seed=1, sample=False)
+    res = simulate(OnlineRank(), GradedAdversary(), game, R, seed=1, sample=False, K=20)
     assert np.all(res.regret[:, -1] <= theorem31(n, T, game.M))
 
 
@@ -392,7 +392,7 @@ def test_spearman_regret_pairwise_equals_minus_rho_simulated():
     sq = n * (n + 1) * (2 * n + 1) / 6
     learner = RecordingOnlineRank()
     adv = RecordingMallows(phi=0.6, centre="random", switch_every=20)
-    res = simulate(learner, adv, Game(n=n, T=T, family="spearman"), R, seed=4, K=3)
+    res = simulate(learner, adv, Game(n=n, T=T, family="spearman"), R, seed=4, K=3, sample=True)
     sigma = -np.stack(adv.seq, axis=1)  # (R, T, n)
     orders = np.stack(learner.orders, axis=1)  # (R, T, n)
     a_hist = np.stack(learner.a_hist, axis=1)  # (R, T, n)
@@ -416,7 +416,7 @@ def test_spearman_regret_pairwise_equals_minus_rho_simulated():
 def test_onlinerank_vs_mallows_below_spearman_bound():
     n, T, R = 8, 300, 8
     for adv in (MallowsAdversary(), MallowsAdversary(phi=0.9, centre="random", switch_every=50)):
-        res = simulate(OnlineRank(), adv, Game(n=n, T=T, family="spearman"), R, seed=2, sample=False)
+        res = simulate(OnlineRank(), adv, Game(n=n, T=T, family="spearman"), R, seed=2, sample=False, K=20)
         assert np.all(res.regret[:, -1] <= spearman_bound(n, T))
         assert res.regret[:, -1].mean() < spearman_bound(n, T)
 
@@ -424,7 +424,7 @@ def test_onlinerank_vs_mallows_below_spearman_bound():
 def test_onlinerank_vs_reverse_below_spearman_bound():
     n, T, R = 6, 200, 2
     res = simulate(
-        OnlineRank(), ReverseAdversary(), Game(n=n, T=T, family="spearman"), R, seed=0, sample=False
+        OnlineRank(), ReverseAdversary(), Game(n=n, T=T, family="spearman"), R, seed=0, sample=False, K=20
     )
     assert np.all(res.regret[:, -1] <= spearman_bound(n, T))
     assert np.all(np.isfinite(res.regret))

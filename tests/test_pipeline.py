@@ -113,6 +113,37 @@ def test_run_writes_messages_to_the_rule_log(tmp_path, fake_snakemake):
     assert not any(isinstance(h, logging.FileHandler) for h in logging.getLogger("onlinerank").handlers)
 
 
+def test_run_logs_the_start_up_of_the_job_and_the_time_of_its_step(tmp_path, fake_snakemake):
+    """A step's log starts with the job's start-up (seconds since its process started, CPU
+    seconds so far) and ends with the step's own time, here a body that sleeps 0.2 s."""
+    import re
+    import time
+
+    path = tmp_path / "step.log"
+    run(fake_snakemake(path), lambda log: time.sleep(0.2))
+    first, last = path.read_text().splitlines()
+    m = re.search(r"INFO start-up ([\d.]+) s, ([\d.]+) s CPU \(interpreter", first)
+    assert m and float(m.group(2)) > 0, first
+    m = re.search(r"INFO step ([\d.]+) s, ([\d.]+) s CPU$", last)
+    assert m and 0.2 <= float(m.group(1)) < 5 and float(m.group(2)) < 0.2, last
+
+
+def test_process_age_is_the_time_since_the_process_started():
+    """A process that sleeps 0.5 s after it starts, then reads its age: at least the sleep, at
+    most the time its parent saw it run (the clock of /proc/uptime ticks in hundredths)."""
+    import subprocess
+    import sys
+    import time
+
+    code = "import time; time.sleep(0.5); from onlinerank.pipeline import process_age; print(process_age())"
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    elapsed = time.perf_counter() - t0
+    if out.strip() == "None":
+        pytest.skip("no /proc on this system: the start-up line gives CPU seconds only")
+    assert 0.5 - 0.02 <= float(out) <= elapsed + 0.02, (out, elapsed)
+
+
 def test_run_writes_the_traceback_of_a_failing_body_and_reraises(tmp_path, fake_snakemake):
     path = tmp_path / "step.log"
 

@@ -108,7 +108,14 @@ def test_figure_tables_reads_the_named_tables_in_order(tmp_path):
 
 
 def test_figure_context_and_finish(tmp_path):
-    config = {"seed": 3, "upper": {"n": [4]}}
+    from onlinerank.config import load_settings
+
+    config = {
+        "seed": 3,
+        "learners": {"pl": {"name": "onlinerank"}},
+        "adversaries": {"u": {"name": "uniform"}},
+    }
+    load_settings(config)  # what the Snakefile does before any job: the job's dict is validated
     digest, commit = figure_context(SimpleNamespace(config=config))
     assert digest == config_digest(config)
     assert commit == git_commit()

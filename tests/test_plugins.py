@@ -288,8 +288,7 @@ def test_the_timings_report_the_learners_counters(plugins):
     # one timing process in this one (runtime_rows starts fresh processes, which would not know a
     # learner registered by a test)
     assert settings.runtime is not None
-    learners = {label: spec.as_dict() for label, spec in settings.learners.items()}
-    rows = process_rows(learners, replace(settings.runtime, n=(4,), repeats=2))
+    rows = process_rows(settings.learners, replace(settings.runtime, n=(4,), repeats=2))
     parts = {r["part"] for r in rows}
     assert "sweep" in parts and {r["sweeps_per_round"] for r in rows} == {7.0}
 

@@ -12,7 +12,7 @@ from conftest import ROOT
 
 from onlinerank.claims import REGISTRY
 from onlinerank.claims.report import evaluate
-from onlinerank.config import validate_schema
+from onlinerank.config import load_settings
 
 TIMING = ("sec4.runtime", "beyond.runtime.permelearn", "beyond.runtime.speedup")
 N_OR = [300, 1000, 2000, 3000, 10000, 30000, 100000]
@@ -22,9 +22,8 @@ N_PE = [300, 1000, 2000, 3000]
 @pytest.fixture(scope="module")
 def config():
     cfg = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
-    validate_schema(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
     cfg["runtime"].update(fit_min_n=1000, permelearn_min_exponent=1.7, speedup=100)
-    return cfg
+    return load_settings(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
 
 
 def table(onlinerank, seed, sigma=0.1, repeats=5, processes=4, tau=0.05):

@@ -5,6 +5,7 @@ a copy of the suite's smoke run with 2 further seeds."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import shutil
@@ -27,6 +28,7 @@ from onlinerank.claims.seed_verdicts import (
     seeds_text,
     verdicts_document,
 )
+from onlinerank.config import load_settings
 from onlinerank.seeds import further_seeds, main, sampled_claims, seed_config, seed_targets
 
 BIN = str(Path(sys.executable).parent)
@@ -47,19 +49,19 @@ def test_the_seeded_tables_are_the_simulations_and_the_sampled_checks():
     }
 
 
-def test_a_claims_kind_follows_its_tables_its_stream_and_its_cells(smoke_config):
+def test_a_claims_kind_follows_its_tables_its_stream_and_its_cells(smoke_settings):
     """Sampled: draws from its named stream, or reads a seeded table and has a cell with width;
     wall clock: reads the timings; exact: the rest (a seeded table whose cells are all exact,
     e.g. every replicate equal against a deterministic adversary, included)."""
     wide, exact = [{"lo": 0.1, "hi": 0.2}, {"lo": 0.3, "hi": 0.3}], [{"lo": 0.3, "hi": 0.3}]
-    assert seed_kind(REGISTRY["thm3.1"], smoke_config, False, wide) == "sampled"
-    assert seed_kind(REGISTRY["thm3.1"], smoke_config, False, exact) == "exact"
-    assert seed_kind(REGISTRY["thm3.1"], smoke_config, True, exact) == "sampled"  # drew
-    assert seed_kind(REGISTRY["thm3.3.binomial"], smoke_config, False, wide) == "sampled"
-    assert seed_kind(REGISTRY["thm3.1.worst_case"], smoke_config, False) == "exact"
-    assert seed_kind(REGISTRY["thm3.1.worst_case"], smoke_config, True) == "sampled"  # drew
-    assert seed_kind(REGISTRY["sec4.runtime"], smoke_config, False) == "wall clock"
-    assert seed_kind(REGISTRY["sec4.hedge"], smoke_config, False) == "exact"
+    assert seed_kind(REGISTRY["thm3.1"], smoke_settings, False, wide) == "sampled"
+    assert seed_kind(REGISTRY["thm3.1"], smoke_settings, False, exact) == "exact"
+    assert seed_kind(REGISTRY["thm3.1"], smoke_settings, True, exact) == "sampled"  # drew
+    assert seed_kind(REGISTRY["thm3.3.binomial"], smoke_settings, False, wide) == "sampled"
+    assert seed_kind(REGISTRY["thm3.1.worst_case"], smoke_settings, False) == "exact"
+    assert seed_kind(REGISTRY["thm3.1.worst_case"], smoke_settings, True) == "sampled"  # drew
+    assert seed_kind(REGISTRY["sec4.runtime"], smoke_settings, False) == "wall clock"
+    assert seed_kind(REGISTRY["sec4.hedge"], smoke_settings, False) == "exact"
 
 
 def test_further_seeds_write_under_their_own_directory_and_make_only_seeded_tables():
@@ -75,9 +77,10 @@ def test_further_seeds_write_under_their_own_directory_and_make_only_seeded_tabl
         k: v for k, v in raw.items() if k not in ("seed", "results_dir", "figures_dir")
     }
     assert raw["seed"] == 1308 and raw["results_dir"] == "results-smoke"  # the file's config untouched
-    targets = seed_targets(derived, derived["results_dir"])
+    settings = load_settings(copy.deepcopy(derived))
+    targets = seed_targets(settings)
     names = sorted(Path(t).stem for t in targets)
-    assert names == sorted(t for t in tables_needed(derived) if t in seeded_tables())
+    assert names == sorted(t for t in tables_needed(settings) if t in seeded_tables())
     assert "worst_case" not in names and "runtime" not in names and "lower_curves" not in names
     assert all(t.startswith("results-smoke/seeds/1310/tables/") for t in targets)
 
@@ -272,7 +275,7 @@ def test_a_dry_run_of_the_default_tier_plans_only_the_seeded_jobs(tmp_path):
         timeout=600,
     )
     assert p.returncode == 0, p.stderr[-4000:]
-    calls = [x for x in p.stderr.splitlines() if x.startswith("onlinerank.seeds: -m snakemake")]
+    calls = [x for x in p.stderr.splitlines() if x.startswith("onlinerank.seeds: snakemake ")]
     assert [c.split("--configfile ")[1].split()[0] for c in calls] == [
         "config/config.yaml",
         "results/seeds/1309/config.yaml",
@@ -310,7 +313,6 @@ def test_make_replicate_on_the_smoke_tier_with_two_seeds(smoke_run, tmp_path, mo
     rule's: tests/test_workflow.py), which spares 2 x 21 simulate jobs' start-up; Snakemake then
     takes them as made, and everything after them runs as `make replicate` runs it."""
     from onlinerank.cells import STAGES, groups_of, run_group_block
-    from onlinerank.config import validate_schema
     from onlinerank.io import save_results
 
     repo = tmp_path / "repo"
@@ -318,14 +320,11 @@ def test_make_replicate_on_the_smoke_tier_with_two_seeds(smoke_run, tmp_path, mo
     shutil.copytree(smoke_run / "results-smoke", repo / "results-smoke")
     shutil.copytree(smoke_run / ".snakemake", repo / ".snakemake", ignore=shutil.ignore_patterns("locks"))
     for seed in (1309, 1310):
-        cfg = seed_config(smoke_file(), seed, "results-smoke")
-        validate_schema(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
+        cfg = load_settings(seed_config(smoke_file(), seed, "results-smoke"))
         for stage in STAGES:
             for g, cells in groups_of(cfg, stage).items():
                 for b in range(cells[0].blocks):
-                    save_results(
-                        run_group_block(cfg, g, b), repo / cfg["results_dir"] / "sim" / g / f"b{b}.npz"
-                    )
+                    save_results(run_group_block(cfg, g, b), repo / cfg.results_dir / "sim" / g / f"b{b}.npz")
     tables = repo / "results-smoke" / "tables"
     before = {p.name: _sha(p) for p in tables.glob("*.csv")}
     p = subprocess.run(
@@ -340,7 +339,7 @@ def test_make_replicate_on_the_smoke_tier_with_two_seeds(smoke_run, tmp_path, mo
     for seed in (1309, 1310):
         res = repo / "results-smoke" / "seeds" / str(seed)
         made = sorted(x.stem for x in (res / "tables").glob("*.csv"))
-        assert made == sorted(t for t in tables_needed(smoke_file()) if t in seeded_tables())
+        assert made == sorted(t for t in tables_needed(load_settings(smoke_file())) if t in seeded_tables())
         assert yaml.safe_load((res / "config.yaml").read_text())["seed"] == seed
         assert not (res / "figures").exists()
         assert _sha(res / "tables" / "sim_upper.csv") != before["sim_upper.csv"]  # another seed
@@ -370,8 +369,7 @@ def test_make_replicate_on_the_smoke_tier_with_two_seeds(smoke_run, tmp_path, mo
     from onlinerank.seeds import evaluate_seed
 
     monkeypatch.chdir(repo)
-    cfg = yaml.safe_load(Path("results-smoke/seeds/1309/config.yaml").read_text())
-    validate_schema(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
+    cfg = load_settings(yaml.safe_load(Path("results-smoke/seeds/1309/config.yaml").read_text()))
     some = [c for c in sampled_claims(doc) if c in ("thm3.1", "lemma6.1", "thm3.3.binomial")]
     again = evaluate_seed(cfg, "results-smoke", some, doc)
     saved = json.loads(Path("results-smoke/seeds/1309/verdicts.json").read_text())

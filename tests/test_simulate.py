@@ -26,7 +26,7 @@ def test_checkpoints():
 def test_blocks_in_any_order_are_bit_identical(sampler, family, k):
     """Replicates computed as one block or as several blocks in any order are bit-identical."""
     game = Game(n=6, T=40, family=family, k=k)
-    kw = dict(seed=7, cell=("test", family), K=5)
+    kw = dict(seed=7, cell=("test", family), K=5, sample=True)
 
     def run(lo, hi):
         return simulate(
@@ -46,8 +46,19 @@ def test_blocks_in_any_order_are_bit_identical(sampler, family, k):
 def test_common_random_numbers_across_learners():
     """Every learner of a cell sees the same adversary stream: identical hindsight optimum."""
     game = Game(n=8, T=50)
-    a = simulate(OnlineRank(sampler="plackett-luce"), make_adversary("uniform"), game, 4, seed=3, cell=("c",))
-    b = simulate(make_learner("ftl"), make_adversary("uniform"), game, 4, seed=3, cell=("c",))
+    a = simulate(
+        OnlineRank(sampler="plackett-luce"),
+        make_adversary("uniform"),
+        game,
+        4,
+        seed=3,
+        cell=("c",),
+        K=20,
+        sample=True,
+    )
+    b = simulate(
+        make_learner("ftl"), make_adversary("uniform"), game, 4, seed=3, cell=("c",), K=20, sample=True
+    )
     np.testing.assert_array_equal(a.best, b.best)
 
 
@@ -55,7 +66,9 @@ def test_samplers_give_identical_exact_regret():
     """Lemma 6.1: the exact expected regret is the same for QuickSort and Plackett–Luce."""
     game = Game(n=7, T=60, family="kchoice", k=2)
     r = [
-        simulate(OnlineRank(sampler=s), make_adversary("uniform"), game, 4, seed=1, cell=("x",)).regret
+        simulate(
+            OnlineRank(sampler=s), make_adversary("uniform"), game, 4, seed=1, cell=("x",), K=20, sample=True
+        ).regret
         for s in ("plackett-luce", "quicksort")
     ]
     np.testing.assert_allclose(r[0], r[1], rtol=0, atol=1e-9)
@@ -66,7 +79,14 @@ def test_realised_loss_matches_exact_expectation(sampler):
     """Mean of (realised - exact expected) cumulative loss is 0 within 5 standard errors."""
     game = Game(n=10, T=200, family="kchoice", k=3)
     res = simulate(
-        OnlineRank(sampler=sampler), make_adversary("uniform"), game, 200, seed=11, cell=("mc",), K=3
+        OnlineRank(sampler=sampler),
+        make_adversary("uniform"),
+        game,
+        200,
+        seed=11,
+        cell=("mc",),
+        K=3,
+        sample=True,
     )
     d = res.loss[:, -1] - res.exp_loss[:, -1]
     assert abs(d.mean()) < 5 * d.std(ddof=1) / np.sqrt(d.size)
@@ -118,7 +138,7 @@ def test_exact_expected_regret_agrees_with_simulator_and_worst_case_module():
 
 
 def test_memory_is_checkpoint_sized():
-    res = simulate(OnlineRank(), make_adversary("uniform"), Game(n=5, T=500), 3, K=7)
+    res = simulate(OnlineRank(), make_adversary("uniform"), Game(n=5, T=500), 3, K=7, sample=True)
     assert res.loss.shape == res.exp_loss.shape == res.best.shape == (3, res.t.size)
     assert res.t.size <= 8
 
@@ -141,4 +161,4 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="unknown adversary"):
         make_adversary("nope")
     with pytest.raises(ValueError, match="reps"):
-        simulate(OnlineRank(), make_adversary("uniform"), Game(n=3, T=3), 0)
+        simulate(OnlineRank(), make_adversary("uniform"), Game(n=3, T=3), 0, K=20, sample=True)

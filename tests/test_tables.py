@@ -1,7 +1,6 @@
 """onlinerank.tables: the table registry against the tables the pipeline writes, dispatch, the
 Theorem 3.1 bounds table against its closed forms, and the aggregation of replicate blocks."""
 
-import copy
 import math
 
 import numpy as np
@@ -69,18 +68,18 @@ def test_a_producer_that_drifts_from_its_schema_is_refused():
         columns("nope")
 
 
-def test_make_table_dispatches_to_the_registered_function(smoke_config):
-    cfg = copy.deepcopy(smoke_config)
-    assert make_table("bounds_upper", cfg) == bounds_rows(cfg, "upper")
-    assert make_table("bounds_spearman", cfg) == bounds_rows(cfg, "spearman")
+def test_make_table_dispatches_to_the_registered_function(smoke_settings):
+    settings = smoke_settings
+    assert make_table("bounds_upper", settings) == bounds_rows(settings, "upper")
+    assert make_table("bounds_spearman", settings) == bounds_rows(settings, "spearman")
     from onlinerank.lower_tables import hc_rows
-    from onlinerank.settings import as_settings
 
-    settings = as_settings(cfg)  # the builders take the typed settings' sections
-    assert make_table("bound_comparison", cfg) == bound_comparison_rows(settings.bound_comparison)
-    assert make_table("lower_hc", cfg) == hc_rows(settings.lowerbound["hc"])
+    # the builders take the typed settings' sections
+    assert settings.bound_comparison is not None and settings.lowerbound is not None
+    assert make_table("bound_comparison", settings) == bound_comparison_rows(settings.bound_comparison)
+    assert make_table("lower_hc", settings) == hc_rows(settings.lowerbound.hc)
     with pytest.raises(KeyError):
-        make_table("no_such_table", cfg)
+        make_table("no_such_table", settings)
 
 
 def _family_M(family, n, k):
@@ -92,8 +91,8 @@ def _family_M(family, n, k):
     }[family]
 
 
-def test_bounds_rows_against_the_closed_forms(smoke_config):
-    cfg = copy.deepcopy(smoke_config)
+def test_bounds_rows_against_the_closed_forms(smoke_settings):
+    cfg = smoke_settings
     for stage in ("upper", "baselines"):
         rows = bounds_rows(cfg, stage)
         games = sorted({(c.family, c.n, c.k, c.T) for c in cells_of(cfg, stage)})
@@ -111,8 +110,8 @@ def test_bounds_rows_against_the_closed_forms(smoke_config):
             assert r["bound_paper"] == float(bounds.theorem31_paper(n, T, M))
 
 
-def test_bounds_rows_of_graded_feedback_use_the_adversary_M(smoke_config):
-    cfg = copy.deepcopy(smoke_config)
+def test_bounds_rows_of_graded_feedback_use_the_adversary_M(smoke_settings):
+    cfg = smoke_settings
     rows = [r for r in bounds_rows(cfg, "spearman") if r["family"] == "graded"]
     assert rows
     from onlinerank.cells import cell_game
@@ -122,6 +121,10 @@ def test_bounds_rows_of_graded_feedback_use_the_adversary_M(smoke_config):
             c for c in cells_of(cfg, "spearman") if (c.family, c.n, c.T) == ("graded", r["n"], r["T"])
         )
         assert r["M"] == cell_game(cfg, cell).M
+
+
+#: the cells' other fields (a simulated cell of one job per grid point)
+CELL = {"sample": True, "split": ("adversary", "n", "k"), "closed_form": False}
 
 
 def _result(reps, loss, exp_loss, best, meta=None):
@@ -138,7 +141,7 @@ def _result(reps, loss, exp_loss, best, meta=None):
 
 
 def test_aggregate_means_and_standard_errors_by_hand():
-    cell = Cell("upper", "e", "u", "pl", "single", 4, 1, 4, replicates=3, block_size=2)
+    cell = Cell("upper", "e", "u", "pl", "single", 4, 1, 4, 3, 2, **CELL)
     blocks = [
         _result([2], [[5, 9]], [[4, 8]], [[1, 2]]),  # out of order: sorted by replicate
         _result([0, 1], [[3, 6], [4, 7]], [[2, 5], [3, 7]], [[1, 1], [2, 3]]),
@@ -160,13 +163,13 @@ def test_aggregate_means_and_standard_errors_by_hand():
 
 
 def test_aggregate_skips_missing_expectations_and_refuses_incomplete_blocks():
-    cell = Cell("upper", "e", "u", "mc", "single", 4, 1, 4, replicates=2, block_size=2)
+    cell = Cell("upper", "e", "u", "mc", "single", 4, 1, 4, 2, 2, **CELL)
     meta = {"M": 3.0, "exact_expected_loss": False}
     res = _result([0, 1], [[1, 2], [3, 4]], [[np.nan, np.nan], [2, 3]], [[0, 0], [0, 0]], meta)
     got = {(r["t"], r["metric"]): r for r in aggregate(cell, [res])}
     assert got[(4, "regret")]["reps"] == 1 and got[(4, "regret")]["mean"] == 3.0
     assert math.isnan(got[(4, "regret")]["sem"])  # one replicate: no standard error
     assert math.isnan(got[(4, "regret")]["eta"]) and got[(4, "regret")]["exact"] is False
-    short = Cell("upper", "e", "u", "mc", "single", 4, 1, 4, replicates=3, block_size=2)
+    short = Cell("upper", "e", "u", "mc", "single", 4, 1, 4, 3, 2, **CELL)
     with pytest.raises(ValueError, match="do not cover replicates 0..2"):
         aggregate(short, [res])

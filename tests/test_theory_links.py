@@ -14,7 +14,7 @@ from onlinerank.claims.evidence import theory_section
 
 #: claim id -> a pattern of the law the claim tests, as its theory section writes it
 LAW = {
-    "thm3.3.lower": r"h\(n,k\):=\\frac\{n\(n-1\)\}\{2k\(n-k\)\}",
+    "thm3.3.lower": r"m\(n,k\)=\\min_\{T\\ge\\lceil h\(n,k\)\\rceil\}",
     "thm3.3.every_algorithm": r"L_T\(\\mathrm\{Alg\}\)=Tk\(n-k\)/2",
     "thm3.3.binomial": r"f\(u\)\\sim\\mathrm\{Bin\}\(T,p\)",
     "thm3.3.lstar": r"L_T\(\\pi\^\*\)=\\tfrac12\\sum_\{x=1\}\^Tm\(x\)\(m\(x\)-1\)",

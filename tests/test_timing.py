@@ -33,7 +33,7 @@ def test_fit_exponent_recovers_a_power_law():
 
 
 def test_per_round_seconds_parts():
-    s = per_round_seconds({"name": "onlinerank"}, n=6, rounds=3, repeats=2)
+    s = per_round_seconds({"name": "onlinerank"}, n=6, rounds=3, repeats=2, sample=True)
     assert set(s) == {"update", "sample", "sweeps"}
     assert s["update"] > 0 and s["sample"] > 0
     assert math.isnan(s["sweeps"])  # no Sinkhorn sweeps
@@ -45,13 +45,13 @@ def test_per_round_seconds_parts():
 
 def test_per_round_seconds_refuses_bad_sample_arguments():
     with pytest.raises(ValueError, match="sample must be True, False or 'first-step'"):
-        per_round_seconds({"name": "onlinerank"}, n=4, rounds=1, sample="all")
+        per_round_seconds({"name": "onlinerank"}, n=4, rounds=1, sample="all", repeats=3)
     with pytest.raises(ValueError, match="has no sample_first_step"):
-        per_round_seconds({"name": "ftl"}, n=4, rounds=1, sample="first-step")
+        per_round_seconds({"name": "ftl"}, n=4, rounds=1, sample="first-step", repeats=3)
 
 
 def test_repeat_seconds_keeps_the_repeats_apart():
-    r = repeat_seconds({"name": "permelearn"}, n=5, rounds=3, repeats=4)
+    r = repeat_seconds({"name": "permelearn"}, n=5, rounds=3, repeats=4, sample=True)
     assert set(r) == {"update", "sample", "sweeps"}
     for part in r.values():
         assert part.shape == (4,) and np.all(part > 0)
@@ -126,7 +126,7 @@ def test_a_process_times_its_points_in_alternating_order(monkeypatch):
 
     seen: list[tuple[int, int]] = []
 
-    def fake(spec, n, rounds, repeats=3, seed=0, sample=True):
+    def fake(spec, n, rounds, *, repeats, seed=0, sample):
         seen.append((n, repeats))
         return {"update": 1.0, "sample": 1.0, "sweeps": math.nan}
 
@@ -134,17 +134,18 @@ def test_a_process_times_its_points_in_alternating_order(monkeypatch):
     monkeypatch.setattr(
         timing,
         "repeat_seconds",
-        lambda spec, n, rounds, repeats, seed=0, sample=True: {
+        lambda spec, n, rounds, *, repeats, seed=0, sample: {
             "update": np.ones(repeats),
             "sample": np.ones(repeats),
             "sweeps": np.full(repeats, math.nan),
         },
     )
-    sec = _settings({"learners": ["pl"], "n": [300, 4, 50], "repeats": 5}).runtime
-    up = process_rows({"pl": {"name": "onlinerank"}}, sec, process=2)
+    settings = _settings({"learners": ["pl"], "n": [300, 4, 50], "repeats": 5})
+    sec = settings.runtime
+    up = process_rows(settings.learners, sec, process=2)
     assert [n for n, _ in seen] == [4, 50, 300]
     seen.clear()
-    down = process_rows({"pl": {"name": "onlinerank"}}, sec, process=3)
+    down = process_rows(settings.learners, sec, process=3)
     assert [n for n, _ in seen] == [300, 50, 4]
     assert {r["process"] for r in up} == {2} and {r["process"] for r in down} == {3}
     assert [r["repeat"] for r in up if r["n"] == 4 and r["part"] == "update"] == [0, 1, 2, 3, 4]
@@ -296,7 +297,7 @@ def test_two_independent_timing_runs_lie_within_each_others_intervals():
 
     from onlinerank.claims import REGISTRY
     from onlinerank.claims.report import evaluate
-    from onlinerank.config import validate_schema
+    from onlinerank.config import load_settings
     from onlinerank.tables import make_table
 
     cfg = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
@@ -309,11 +310,12 @@ def test_two_independent_timing_runs_lie_within_each_others_intervals():
         "fit_min_n": 300,
     }
     cfg["claims"]["alpha"] = 0.001
-    validate_schema(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
+    settings = load_settings(cfg, ROOT / "src" / "onlinerank" / "config.schema.yaml")
     runs = []
     for _ in range(2):
-        rows = make_table("runtime", cfg)
-        (cell,) = evaluate(REGISTRY["sec4.runtime"], {"runtime": copy.deepcopy(rows)}, cfg, 0.001)["cells"]
+        rows = make_table("runtime", settings)
+        rec = evaluate(REGISTRY["sec4.runtime"], {"runtime": copy.deepcopy(rows)}, settings, 0.001)
+        (cell,) = rec["cells"]
         assert "99.90% Student-t interval" in cell["method"] and "with 3 degrees of freedom" in cell["method"]
         runs.append(cell)
     a, b = runs

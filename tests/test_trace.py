@@ -80,7 +80,7 @@ def test_replay_regret_equals_exact_regret_of_the_sequence(tmp_path):
     rows = [sorted(rng.choice(n, 2, replace=False).tolist()) for _ in range(T + 5)]
     p = write(tmp_path, "".join(",".join(map(str, r)) + "\n" for r in rows))
     game = Game(n=n, T=T, family="kchoice", k=2)
-    res = simulate(OnlineRank(), make_adversary("trace", path=str(p)), game, 3, sample=True)
+    res = simulate(OnlineRank(), make_adversary("trace", path=str(p)), game, 3, sample=True, K=20)
     seq = read_trace(p, n, "kchoice", 2)[:T]  # a longer log is truncated to T rounds
     want = exact_expected_regret(seq, res.meta["learner_eta_value"])
     np.testing.assert_allclose(res.regret[:, -1], want, rtol=1e-9)
@@ -211,7 +211,7 @@ def test_too_few_rounds_fails_up_front(tmp_path):
     with pytest.raises(ValueError, match=r"short\.csv.* has 2 rounds .*T=5"):
         adv.check(Game(n=3, T=5))
     with pytest.raises(ValueError, match="has 2 rounds"):
-        simulate(OnlineRank(), adv, Game(n=3, T=5), 1)
+        simulate(OnlineRank(), adv, Game(n=3, T=5), 1, K=20, sample=True)
 
 
 def test_game_mismatch_and_bad_arguments(tmp_path):

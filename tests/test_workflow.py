@@ -1,8 +1,11 @@
 """The Snakemake pipeline on the smoke tier (one run shared by the session: conftest.smoke_run)."""
 
+import copy
 import hashlib
 import json
+import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -48,25 +51,32 @@ def test_run_ends_with_the_verdict_summary_and_what_changed(smoke_run, tmp_path)
     shutil.copytree(smoke_run, repo, symlinks=True)
     p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "1", "--forcerun", "manifest")
     assert p.returncode == 0, p.stderr[-3000:]
-    tail = p.stderr.strip().splitlines()[-6:]
-    assert any(line.startswith("Claims of the paper:") and "PASS" in line for line in tail), tail
-    assert "Changed since the previous run: none" in tail, tail
+    tail = p.stderr.strip().splitlines()[-9:]
+    assert any(line.startswith("Claims of the paper:") and "PASS" in line for line in tail[-6:]), tail
+    assert "Changed since the previous run: none" in tail[-6:], tail
+    # before them, the time of this run's one job (from its benchmark file)
+    step = next(line for line in tail if line.startswith("Time by step:"))
+    assert re.fullmatch(r"Time by step: 1 job, (\d+) job-seconds: manifest \1 s", step), step
+    assert tail[tail.index(step) + 1].startswith("Longest job: manifest ")
 
 
 def test_exit_status_is_0_whatever_the_verdicts_unless_strict_and_a_claim_fails(smoke_run, tmp_path):
     """Exit status 0 whatever the verdicts, unless --config strict=true and a claim of the paper
     FAILs (made false by a table whose minimum normalised regrets are divided by 10: Theorem 3.3's
-    lower bound no longer holds on it; the newer table reruns the claims step)."""
+    lower bound no longer holds on it; the newer table reruns the claims step).  strict is read at
+    the end of any completed run: the second run only redoes a one-second job, the claims are as the
+    first run left them."""
     repo = tmp_path / "repo"
     shutil.copytree(smoke_run, repo, symlinks=True)
     minimum = repo / "results-smoke" / "tables" / "lower_minimum.csv"
     write_csv(minimum, [{**r, "ratio_min": r["ratio_min"] / 10} for r in read_table(minimum)])
     # the claims document only (the figures that read it are not what this test is about)
-    claims = ("results-smoke/figures/claims.json", "--configfile", "config/smoke.yaml", "--cores", "2")
-    p = snakemake(repo, *claims)
+    smoke = ("--configfile", "config/smoke.yaml", "--cores", "2")
+    p = snakemake(repo, "results-smoke/figures/claims.json", *smoke)
     assert p.returncode == 0, p.stderr[-3000:]
     assert "Changed since the previous run: thm3.3.lower PASS -> FAIL" in p.stderr, p.stderr[-2000:]
-    p = snakemake(repo, *claims, "--forcerun", "claims", "--config", "strict=true")
+    md = "results-smoke/figures/bound_comparison.md"
+    p = snakemake(repo, md, *smoke, "--forcerun", "bound_comparison_md", "--config", "strict=true")
     assert p.returncode == 1, p.stderr[-3000:]
     assert "strict: claims of the paper FAIL: thm3.3.lower" in p.stderr
 
@@ -88,7 +98,7 @@ def planned_jobs(repo: Path, *args: str) -> dict[str, int]:
     return {r.split()[0]: int(r.split()[1]) for r in table if r.split()[0] != "total"}
 
 
-def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, smoke_config, tmp_path):
+def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, smoke_settings, tmp_path):
     """Snakemake sees neither imports nor the config: the package modules are inputs and every
     step has its slice of the config as params, so each kind of edit reruns what it affects."""
     smoke = ("--configfile", "config/smoke.yaml")
@@ -107,25 +117,23 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, smoke_config, tm
             path.write_bytes(text)
             os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
 
-    # a figure module: that figure only (and the manifest that hashes it)
-    assert edited("src/onlinerank/figures/exponents.py") == {"figure": 1, "manifest": 1, "all": 1}
+    # a figure module: the job of that figure's batch only (and the manifest that hashes it)
+    assert edited("src/onlinerank/figures/exponents.py") == {"figures_claims": 1, "manifest": 1, "all": 1}
     # a leaf module: the tables made from it (the DP's, and the comparison and tightness tables of
     # worst_case_tables.py, which imports it) and what reads them; no simulation, no other table
     jobs = edited("src/onlinerank/worst_case.py")
     from onlinerank.tables import table_pieces
 
-    pieces = sum(len(table_pieces(t, smoke_config)) for t in ("worst_case_learners", "tightness"))
+    pieces = sum(len(table_pieces(t, smoke_settings)) for t in ("worst_case_learners", "tightness"))
     assert jobs.get("table") == 3 and jobs.get("table_piece") == pieces > 0 and jobs.get("claims") == 1
     assert "simulate" not in jobs and "aggregate" not in jobs
     # the claims package: the claims step, the mutations table (it evaluates claims with the same
-    # builders) and what reads them (the figures of the catalog that read the claims document),
+    # builders) and what reads them (the job of the figures that read the claims document),
     # nothing upstream
-    from onlinerank.figures import CLAIMS_TABLE, FIGURES
-
     claims_and_after = {
         "mutations": 1,
         "claims": 1,
-        "figure": sum(CLAIMS_TABLE in spec.tables for spec in FIGURES.values()),
+        "figures_claims": 1,
         "manifest": 1,
         "all": 1,
     }
@@ -154,7 +162,12 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, smoke_config, tm
     kchoice["closed_form"] = False
     (tmp_path / "edited.yaml").write_text(yaml.safe_dump(cfg))
     jobs = planned_jobs(run, "--configfile", str(tmp_path / "edited.yaml"))
-    groups = len(kchoice["adversaries"]) * len(kchoice["n"]) * len(kchoice["k"])
+    # one job per value of the stage's split keys (and block) among the experiment's cells
+    from onlinerank.config import load_settings
+
+    grid = {"adversary": "adversaries", "learner": "learners", "n": "n", "k": "k", "T": "T"}
+    split = load_settings(copy.deepcopy(cfg)).stages["upper"].split
+    groups = math.prod(len(kchoice[grid[key]]) for key in split)
     blocks = -(-kchoice["replicates"] // cfg["upper"]["block_size"])
     assert jobs["simulate"] == groups * blocks
     assert jobs["aggregate"] == 1 and jobs["claims"] == 1
@@ -206,7 +219,8 @@ def test_notebook_runs_headless_and_has_no_outputs(smoke_run, monkeypatch):
 
 
 def test_sigkill_mid_job_then_rerun_gives_identical_tables(smoke_run, tmp_path):
-    """Kill the whole pipeline (SIGKILL) while a simulate job is running, rerun, compare."""
+    """Kill the whole pipeline (SIGKILL) while a simulate job is running, rerun, compare (the
+    simulations of one stage: its several short jobs are what the test needs)."""
     import signal
     import time
 
@@ -219,7 +233,7 @@ def test_sigkill_mid_job_then_rerun_gives_identical_tables(smoke_run, tmp_path):
             sys.executable,
             "-m",
             "snakemake",
-            *SIM_TARGETS,
+            KILL_TARGET,
             "--configfile",
             "config/smoke.yaml",
             "--cores",
@@ -268,11 +282,12 @@ def test_tables_bit_identical_across_cores_and_block_orders(smoke_run, tmp_path)
     process (one core; the code the simulate rule runs), then the tables by Snakemake with one
     core, give the tables of smoke_run (two cores, Snakemake's order)."""
     from onlinerank.cells import STAGES, groups_of, run_group_block
+    from onlinerank.config import load_settings
     from onlinerank.io import save_results
 
     repo = copy_repo(tmp_path / "repo3")
-    config = yaml.safe_load((repo / "config" / "smoke.yaml").read_text())
-    res = config["results_dir"]
+    config = load_settings(yaml.safe_load((repo / "config" / "smoke.yaml").read_text()))
+    res = config.results_dir
     jobs = [
         (g, b)
         for stage in STAGES

@@ -301,12 +301,12 @@ def test_the_conformance_and_worst_case_tests_pass_or_skip_for_a_learner_without
         ({"n": 1}, "n must"),
         ({"n": 3.0}, "n must"),
         ({"T": 0}, "T must"),
-        ({"T": 100000}, "T="),
+        ({"T": 100000, "max_states": 2e7}, "T="),  # the pipeline passes the config's cap
         ({"n": 12, "T": 400}, "T="),
         ({"learner": "fpl", "eta": 0.5}, "eta"),
         ({"eta": -1.0}, "eta"),
         ({"learner": "hedge", "n": 10}, "n=10"),
-        ({"learner": "ftl", "n": 6, "T": 200}, "T="),
+        ({"learner": "ftl", "n": 6, "T": 200, "max_states": 2e7}, "T="),
     ],
 )
 def test_bad_input_one_line_error_before_any_work(monkeypatch, kwargs, word):

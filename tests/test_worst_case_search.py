@@ -104,7 +104,7 @@ def test_staircase_reaches_the_exact_worst_case(learner, n, T):
     """The DP's argmax sequences are staircases (module docstring): at these sizes the searched
     staircase attains the exact worst case."""
     exact = exact_worst_regret(n, T, learner=learner, return_argmax=False).value
-    s = staircase_search(n, T, learner=learner)
+    s = staircase_search(n, T, learner=learner, max_evals=20_000)
     assert s.value == pytest.approx(exact, abs=1e-9)
     assert sum(s.params["phases"]) == T and s.method == "staircase"
 
@@ -166,13 +166,13 @@ def test_issue_14_greedy_fractions_of_the_exact_worst_case():
 
 def test_search_rejects_bad_input_before_any_work():
     with pytest.raises(ValueError, match="family"):
-        staircase_search(4, 10, family="subset")
+        staircase_search(4, 10, family="subset", max_evals=20_000)
     with pytest.raises(ValueError, match="width"):
         beam_search(4, 10, width=0)
     with pytest.raises(ValueError, match="learner"):
-        search_worst_regret(4, 10, learner={"name": "fpl", "expected": "mc"})
+        search_worst_regret(4, 10, learner={"name": "fpl", "expected": "mc"}, width=1000, max_evals=20_000)
     with pytest.raises(ValueError, match="family"):
-        search_worst_regret(4, 10, family="graded")
+        search_worst_regret(4, 10, family="graded", width=1000, max_evals=20_000)
 
 
 # ------------------------------------------------------------------------------------------
@@ -204,18 +204,18 @@ def with_worst_case(section):
 
 
 @pytest.fixture(scope="module")
-def smoke_settings():
+def section_settings():
     """SMOKE checked and typed by the one validator (the schema fills the defaults)."""
     return load_settings(with_worst_case(copy.deepcopy(SMOKE)))
 
 
 @pytest.fixture(scope="module")
-def smoke_tables(smoke_settings):
-    wc = smoke_settings.worst_case
-    return comparison_rows(wc, smoke_settings.learners), tightness_rows(wc)
+def smoke_tables(section_settings):
+    wc = section_settings.worst_case
+    return comparison_rows(wc, section_settings.learners), tightness_rows(wc)
 
 
-def test_comparison_rows(smoke_tables, smoke_settings):
+def test_comparison_rows(smoke_tables, section_settings):
     rows, _ = smoke_tables
     exact = [r for r in rows if r["kind"] == "exact"]
     # every learner at both DP points, Hedge skipped above its max_n
@@ -225,7 +225,10 @@ def test_comparison_rows(smoke_tables, smoke_settings):
         spec = LEARNERS[r["learner"]]
         assert r["value"] == exact_worst_regret(r["n"], r["T"], learner=spec).value
     for r in rows:  # every value is the exact regret of its recorded sequence
-        assert replay_row(r, LEARNERS) == pytest.approx(r["value"], abs=1e-8), (r["learner"], r["method"])
+        assert replay_row(r, section_settings.learners) == pytest.approx(r["value"], abs=1e-8), (
+            r["learner"],
+            r["method"],
+        )
         assert r["ratio_thm31"] == pytest.approx(r["value"] / r["bound_thm31"])
         if r["kind"] == "adversary":
             ex = [e for e in exact if (e["learner"], e["n"], e["T"]) == (r["learner"], r["n"], r["T"])]
@@ -235,7 +238,7 @@ def test_comparison_rows(smoke_tables, smoke_settings):
     assert len(frac) == 6 * 2 * 4  # learners x DP sizes x (greedy, cyclic, staircase, beam)
     for f in frac:
         assert 0 <= f["fraction"] <= 1 + 1e-9 and f["fraction"] == pytest.approx(f["value"] / f["exact"])
-    wc, specs = smoke_settings.worst_case, smoke_settings.learners
+    wc, specs = section_settings.worst_case, section_settings.learners
     split = comparison_rows(wc, specs, part="exact") + comparison_rows(wc, specs, part="search")
     assert sorted(map(str, split)) == sorted(map(str, rows))
 
@@ -260,13 +263,13 @@ def test_tightness_rows(smoke_tables):
     assert r3[40] > r3[20]
 
 
-def test_figures_render_from_the_tables(smoke_tables, smoke_settings, tmp_path):
+def test_figures_render_from_the_tables(smoke_tables, section_settings, tmp_path):
     from onlinerank.drawing import draw
     from onlinerank.plotting import save_figure, style
 
     cmp_rows, tight_rows = smoke_tables
     for name, rows in (("worst_case_learners", cmp_rows), ("tightness", tight_rows)):
-        fig = draw(name, {name: rows}, smoke_settings)
+        fig = draw(name, {name: rows}, section_settings)
         with style():
             save_figure(fig, tmp_path / f"{name}.png", tmp_path / f"{name}.pdf")
         for p in (tmp_path / f"{name}.png", tmp_path / f"{name}.pdf"):
@@ -327,23 +330,23 @@ def test_pipeline_tables_are_these_rows(smoke_tables, tmp_path):
     from onlinerank.tables import columns, make_table
 
     cmp_rows, tight_rows = smoke_tables
-    config = with_worst_case(copy.deepcopy(SMOKE))
+    settings = load_settings(with_worst_case(copy.deepcopy(SMOKE)))
     for name, want in (("worst_case_learners", cmp_rows), ("tightness", tight_rows)):
         path = tmp_path / f"{name}.csv"
-        write_csv(path, make_table(name, config))
+        write_csv(path, make_table(name, settings))
         got = read_table(path)
         assert tuple(got[0]) == columns(name)
         assert [(r["n"], r["T"], r["method"]) for r in got] == [(r["n"], r["T"], r["method"]) for r in want]
         assert [r["value"] for r in got] == pytest.approx([r["value"] for r in want], abs=1e-12)
 
 
-def test_the_pieces_of_the_worst_case_tables_are_the_whole_tables(smoke_settings, smoke_tables, tmp_path):
+def test_the_pieces_of_the_worst_case_tables_are_the_whole_tables(section_settings, smoke_tables, tmp_path):
     """Each piece of worst_case_learners (a learner) and of tightness (a point of its grid) is an
     independent job; their files pooled in order are byte for byte the table written whole."""
     from onlinerank.io import concat_csv, write_csv
     from onlinerank.tables import make_table, table_pieces
 
-    config = with_worst_case(copy.deepcopy(SMOKE))
+    config = section_settings
     assert table_pieces("worst_case_learners", config) == SMOKE["learners"]
     assert table_pieces("tightness", config) == ["exact0-n3", "exact1-n4", "search0-n6"]
     assert table_pieces("worst_case", config) == []  # one job
@@ -359,4 +362,4 @@ def test_the_pieces_of_the_worst_case_tables_are_the_whole_tables(smoke_settings
         with pytest.raises(ValueError, match="has no piece 'nope'"):
             make_table(name, config, piece="nope")
     with pytest.raises(ValueError, match="piece must be one of"):
-        tightness_rows(smoke_settings.worst_case, piece="exact9-n3")
+        tightness_rows(section_settings.worst_case, piece="exact9-n3")

@@ -52,28 +52,11 @@ def undocumented() -> list[str]:
 
 
 def config_keys(schema: dict) -> list[tuple[str, str, str, str]]:
-    """``(key, type, default, description)`` of every config key of the schema, depth first."""
-    rows: list[tuple[str, str, str, str]] = []
+    """``(key, type, default, description)`` of every config key of the schema, in its order: the
+    rows of ``config/README.md`` (:func:`onlinerank.config_doc.key_rows`, the one rendering)."""
+    from onlinerank.config_doc import key_rows
 
-    def walk(node: dict, prefix: str) -> None:
-        for key, sub in (node.get("properties") or {}).items():
-            if not isinstance(sub, dict):
-                continue
-            path = prefix + key
-            kind = sub.get("type", "")
-            kind = " or ".join(kind) if isinstance(kind, list) else str(kind or "")
-            if "enum" in sub:
-                kind = " | ".join(map(str, sub["enum"]))
-            default = "" if "default" not in sub else yaml.safe_dump(sub["default"], default_flow_style=True)
-            rows.append((path, kind, default.strip().removesuffix("..."), str(sub.get("description", ""))))
-            walk(sub, path + ".")
-            if isinstance(sub.get("items"), dict):
-                walk(sub["items"], path + "[].")
-            if isinstance(sub.get("additionalProperties"), dict):
-                walk(sub["additionalProperties"], path + ".<label>.")
-
-    walk(schema, "")
-    return rows
+    return list(key_rows(schema))
 
 
 def _row(cells, literal_first: bool = False) -> nodes.row:

@@ -23,7 +23,7 @@ from .adversaries import ADVERSARIES, make_adversary
 from .game import Game
 from .learners import LEARNERS, make_learner
 from .results import SimResult
-from .settings import STAGES, Settings, as_settings
+from .settings import STAGES, Settings
 from .simulate import simulate
 
 __all__ = [
@@ -41,9 +41,8 @@ __all__ = [
     "run_group_block",
 ]
 
-#: cell keys that may separate jobs (a stage's ``split``), and the default
+#: cell keys that may separate jobs (a stage's ``split``; the schema states its default)
 SPLIT_KEYS = ("adversary", "learner", "n", "k", "T")
-DEFAULT_SPLIT = ("adversary", "n", "k")
 
 
 @dataclass(frozen=True)
@@ -60,10 +59,12 @@ class Cell:
     T: int
     replicates: int
     block_size: int
-    sample: bool = True
-    split: tuple[str, ...] = DEFAULT_SPLIT
+    #: draw the rankings (realised loss) as well as the exact expected loss
+    sample: bool
+    #: the stage's cell keys whose values separate jobs (:attr:`group`)
+    split: tuple[str, ...]
     #: computed from the adversary's closed form (theory §4.6), not simulated: no job, no block
-    closed_form: bool = False
+    closed_form: bool
 
     @property
     def path(self) -> str:
@@ -105,25 +106,21 @@ def spec_params(spec: dict) -> dict:
     return {k: v for k, v in spec.items() if k != "name"}
 
 
-def _settings(config: Settings | Mapping) -> Settings:
-    return as_settings(config)
-
-
-def cell_game(config: Settings | Mapping, cell: Cell) -> Game:
+def cell_game(settings: Settings, cell: Cell) -> Game:
     """The cell's :class:`~onlinerank.game.Game`; graded feedback takes M from its adversary
     (``adv.M(n)``, theory §1.1)."""
     M = None
     if cell.family == "graded":
-        aspec = _settings(config).adversary(cell.adversary)
+        aspec = settings.adversary(cell.adversary)
         M = float(cast(float, make_adversary(aspec["name"], **spec_params(aspec)).M(cell.n)))
     return cell.game(M)
 
 
-def pair_law(config: Settings | Mapping, adversary: str, game: Game) -> Mapping[int, Fraction] | None:
+def pair_law(settings: Settings, adversary: str, game: Game) -> Mapping[int, Fraction] | None:
     """The exact law of ``s_t(u) - s_t(v)`` of the adversary labelled ``adversary`` in ``game``
     (its :meth:`~onlinerank.adversaries.base.Adversary.pair_difference_law`, theory §4.6), or
     ``None`` when its cells have no closed form."""
-    aspec = _settings(config).adversary(adversary)
+    aspec = settings.adversary(adversary)
     adv = make_adversary(aspec["name"], **spec_params(aspec))
     if not adv.learner_independent or game.family not in adv.families:
         return None
@@ -139,10 +136,10 @@ def _closed_form(settings: Settings, adversary: str, family: str, n: int, k: int
         return False
 
 
-def cells_of(config: Settings | Mapping, stage: str = "upper") -> list[Cell]:
-    """All cells of a stage, in a fixed order (theory §5); a cell of an adversary with a closed
-    form (theory §4.6) is marked ``closed_form`` unless its experiment says ``closed_form: false``."""
-    settings = _settings(config)
+def cells_of(settings: Settings, stage: str) -> list[Cell]:
+    """All cells of a stage, in a fixed order (config order: experiments, then adversary,
+    learner, n, k, T); a cell of an adversary with a closed form (theory §4.6) is marked
+    ``closed_form`` unless its experiment says ``closed_form: false``."""
     sec = settings.stages.get(stage)
     if sec is None:
         return []
@@ -173,36 +170,34 @@ def cells_of(config: Settings | Mapping, stage: str = "upper") -> list[Cell]:
     return out
 
 
-def stage_cells(config: Settings | Mapping) -> dict[str, list[Cell]]:
+def stage_cells(settings: Settings) -> dict[str, list[Cell]]:
     """Cells of every configured stage."""
-    settings = _settings(config)
     return {s: cells_of(settings, s) for s in settings.stages}
 
 
-def groups_of(config: Settings | Mapping, stage: str) -> dict[str, list[Cell]]:
+def groups_of(settings: Settings, stage: str) -> dict[str, list[Cell]]:
     """The simulated cells of a stage grouped by job directory (see :attr:`Cell.group`), in
     config order; closed-form cells (theory §4.6) have no job."""
     out: dict[str, list[Cell]] = {}
-    for c in cells_of(_settings(config), stage):
+    for c in cells_of(settings, stage):
         if not c.closed_form:
             out.setdefault(c.group, []).append(c)
     return out
 
 
-def find_group(config: Settings | Mapping, group: str) -> list[Cell]:
+def find_group(settings: Settings, group: str) -> list[Cell]:
     """The cells of job directory ``group`` (raises ``KeyError`` if the config has none)."""
     stage = group.split("/", 1)[0]
     if stage in STAGES:
-        cells = groups_of(config, stage).get(group)
+        cells = groups_of(settings, stage).get(group)
         if cells:
             return cells
     raise KeyError(f"no cells {group!r} in the config")
 
 
-def group_plugins(config: Settings | Mapping, group: str) -> list[type]:
+def group_plugins(settings: Settings, group: str) -> list[type]:
     """The learner and adversary classes the cells of job directory ``group`` play (the code a
     simulate job runs besides the engine, :func:`onlinerank.pipeline.step_code`)."""
-    settings = _settings(config)
     cells = find_group(settings, group)
     classes = [LEARNERS[settings.learners[c.learner].name] for c in cells]
     classes.append(ADVERSARIES[settings.adversaries[cells[0].adversary].name])
@@ -210,10 +205,9 @@ def group_plugins(config: Settings | Mapping, group: str) -> list[type]:
 
 
 def run_block(
-    config: Settings | Mapping, cell: Cell, block: int, progress: Callable[[int, int], None] | None = None
+    settings: Settings, cell: Cell, block: int, progress: Callable[[int, int], None] | None = None
 ) -> SimResult:
     """Simulate replicates of block ``block`` of ``cell``."""
-    settings = _settings(config)
     lspec = settings.learner(cell.learner)
     aspec = settings.adversary(cell.adversary)
     learner = make_learner(lspec["name"], **spec_params(lspec))
@@ -239,9 +233,8 @@ def run_block(
 
 
 def run_group_block(
-    config: Settings | Mapping, group: str, block: int, progress: Callable[[int, int], None] | None = None
+    settings: Settings, group: str, block: int, progress: Callable[[int, int], None] | None = None
 ) -> dict[str, SimResult]:
     """Simulate block ``block`` of every cell of job directory ``group``; keys are
     :attr:`Cell.key`."""
-    settings = _settings(config)
     return {c.key: run_block(settings, c, block, progress) for c in find_group(settings, group)}

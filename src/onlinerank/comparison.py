@@ -59,7 +59,7 @@ def _row(fam: str, n: int, k: int, T: int, m: str, sweep: str) -> dict | None:
 def bound_comparison_rows(sec: BoundComparison) -> list[dict]:
     """Rows (family, sweep, n, k, T, method, bound, thm31, ratio, claimed factor, ratio/claimed):
     sweeps over ``sec.n`` (k = 1, or each of ``sec.k`` for k-choice) and, for k-choice, over
-    ``sec.k_sweep["k"]`` at ``n = sec.k_sweep["n"]``; ``T`` from :func:`comparison_horizon` with
+    ``sec.k_sweep.k`` at ``n = sec.k_sweep.n``; ``T`` from :func:`comparison_horizon` with
     ``sec.T_factor``.  ``sec``: the typed settings' ``bound_comparison``
     (:class:`onlinerank.settings.BoundComparison`; theory §3.3)."""
     tf = sec.T_factor
@@ -73,9 +73,9 @@ def bound_comparison_rows(sec: BoundComparison) -> list[dict]:
                 rows += [r for m in METHODS if (r := _row(fam, n, k, T, m, "n")) is not None]
         ks = sec.k_sweep
         if fam == "kchoice" and ks:
-            n = int(ks["n"])
+            n = int(ks.n)
             T = comparison_horizon(n, tf)
-            for k in ks["k"]:
+            for k in ks.k:
                 if 2 * k <= n:
                     rows += [r for m in METHODS if (r := _row(fam, n, k, T, m, "k")) is not None]
     return rows

@@ -20,18 +20,18 @@ from typing import TYPE_CHECKING
 
 from .adversaries import ADVERSARIES, make_adversary
 from .cells import STAGES, cell_game, cells_of, find_group, spec_params
-from .claims import validate_registry
+from .claims import stages_of, validate_registry
 from .config_file import output_dirs
+from .figures import CLAIMS_TABLE, FIGURES
 from .learners import LEARNERS, make_learner, paper_algorithm
 from .provenance import config_digest
 from .schema_validation import ConfigError, resolve_output_dirs, validate_schema
-from .settings import _typed, as_settings
+from .settings import typed_settings
+from .tables import TABLE_STAGE
 from .worst_case import DP_FAMILIES, _check_size, dp_learner
 from .worst_case_tables import _max_n
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from .settings import Settings
 
 __all__ = [
@@ -54,8 +54,8 @@ def _fail(key: str, value, why: str) -> None:
 
 
 def load_settings(config: dict, schema_path: str | Path | None = None) -> Settings:
-    """Validate ``config`` and build its :class:`~onlinerank.settings.Settings` (theory §5: the
-    pipeline's inputs): the one validator.
+    """Validate ``config`` and build its :class:`~onlinerank.settings.Settings` (design §layers:
+    the config): the one validator, and the one way from a mapping to the settings.
 
     The schema's defaults are filled into ``config`` in place (Snakemake keeps reading that dict),
     then the semantic checks run; any error is a
@@ -73,7 +73,7 @@ def validate_config(config: dict) -> Settings:
 
     Instantiates every learner and adversary (unknown names, bad parameters) and builds every
     game (n < 2, k > n, k > n/2 for k-choice, T < 1, ...), checks the worst cases' sizes and the
-    claim registry's config keys, so nothing runs on a bad config (theory §5).
+    claim registry's config keys, so nothing runs on a bad config (design §layers).
     """
     for kind, registry, make in (
         ("learners", LEARNERS, make_learner),
@@ -100,18 +100,32 @@ def validate_config(config: dict) -> Settings:
                 _fail(f"{kind}.{label}", spec, str(e))
     # --config strict=true arrives as the string "true"
     config["strict"] = config["strict"] in (True, "true")
-    settings = _typed(config)
+    if config.get("worst_case"):  # its points are typed only once they are checked
+        validate_worst_case(config["worst_case"], config["learners"])
+    settings = typed_settings(config)
     for stage in STAGES:
         _validate_stage(config, settings, stage)
     _validate_runtime(config)
     _validate_grids(config)
-    if config.get("worst_case"):
-        validate_worst_case(config["worst_case"], config["learners"])
+    if settings.figure is not None:
+        _validate_figure(settings, settings.figure)
     try:
-        validate_registry(config)
+        validate_registry(settings)
     except ValueError as e:
         raise ConfigError(str(e)) from None
     return settings
+
+
+def _validate_figure(settings: Settings, name: str) -> None:
+    """The run option ``figure``: a figure of the catalog whose tables this config makes."""
+    if name not in FIGURES:
+        close = difflib.get_close_matches(name, sorted(FIGURES), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        _fail("figure", name, f"not a figure of the pipeline; {hint}known: {', '.join(sorted(FIGURES))}")
+    present = stages_of(settings)
+    absent = [t for t in FIGURES[name].tables if t != CLAIMS_TABLE and TABLE_STAGE[t] not in present]
+    if absent:
+        _fail("figure", name, f"reads {', '.join(absent)}, which this config does not make (section absent)")
 
 
 def _validate_stage(config: dict, settings: Settings, stage: str) -> None:
@@ -198,25 +212,25 @@ def _validate_grids(config: dict) -> None:
             _fail("bound_comparison.k_sweep", ks, "no cells: the sweep in k skips every k > n/2")
 
 
-def check_pipeline_sections(config: Mapping) -> None:
+def check_pipeline_sections(settings: Settings) -> None:
     """What the pipeline makes of a config that :func:`load_settings` accepted: every table of a
     configured section has cells (theory §3.4).  A ``worst_case`` section makes three tables, from
     its ``exact``, ``comparison`` and ``tightness`` points; one without points would be a table
     without rows and a figure that cannot be drawn, so the Snakefile refuses it before any work,
     naming the part (the package's own functions accept a section with one part)."""
-    section = config.get("worst_case")
-    if not section:
+    wc = settings.worst_case
+    if wc is None:
         return
-    comp, tight = section["comparison"], section["tightness"]
+    comp, tight = wc.comparison, wc.tightness
     for key, points in (
-        ("exact", section["exact"]),
-        ("comparison", [*comp["exact"], *comp["search"]]),
-        ("tightness", [*tight["exact"], *tight["search"]]),
+        ("exact", wc.exact),
+        ("comparison", [*comp.exact, *comp.search]),
+        ("tightness", [*tight.exact, *tight.search]),
     ):
         if not points:
             _wc_fail(
                 key,
-                points,
+                [],
                 "no cells: the pipeline makes the tables worst_case, worst_case_learners and "
                 "tightness of a worst_case section from its exact, comparison and tightness points; "
                 "give each its points or leave out the section",
@@ -246,19 +260,21 @@ def _validate_runtime(config: dict) -> None:
             )
 
 
-def section_digest(config: dict, *keys: str) -> str:
+def section_digest(settings: Settings, *keys: str) -> str:
     """Digest of the named top-level config entries only (a step that reads just these reruns
-    when one of them changes, and only then: the value is a Snakemake ``params``)."""
+    when one of them changes, and only then: the value is a Snakemake ``params``), from the
+    settings' plain form (:meth:`~onlinerank.settings.Settings.as_config`; an absent entry is
+    ``None``)."""
+    config = settings.as_config()
     return config_digest({k: config.get(k) for k in keys})
 
 
-def group_digest(config: Settings | Mapping, group: str) -> str:
+def group_digest(settings: Settings, group: str) -> str:
     """Digest of everything that determines the results of job directory ``group``: its cells
     (learner, horizon T, replicates, block size, sampling), the specs of its learners and
     adversary, the seed and the number of checkpoints.  Used as the ``params`` of the simulate
     rule, so that editing a grid, a learner or an adversary in the config reruns exactly the jobs
     it changes (Snakemake does not look inside the config by itself)."""
-    settings = as_settings(config)
     cells = find_group(settings, group)
     return config_digest(
         {
@@ -369,7 +385,7 @@ def validate_worst_case(section: dict, learners: dict) -> None:
         _int(f"comparison.max_n.{key}", v, 2)
     for i, p in enumerate(_points("comparison.exact", comp["exact"], T_list=False)):
         for lab, spec in specs.items():
-            if p["n"] <= _max_n(max_n, lab, spec):
+            if p["n"] <= _max_n(max_n, lab, spec["name"]):
                 _check_dp(f"comparison.exact[{i}].T", spec, p["n"], p["T"], fam, k, cap)
     _points("comparison.search", comp["search"], T_list=False)
     advs = comp["adversaries"]

@@ -55,7 +55,11 @@ def load_yaml(text: str, name: str = "<config>") -> Any:
     with a :exc:`~onlinerank.schema_validation.ConfigError` naming ``name`` (the file) and both
     lines; malformed YAML is a ``ConfigError`` naming ``name`` and the line too."""
     try:
-        return yaml.load(text, Loader=_loader(name))  # a SafeLoader subclass: safe types only
+        loader = _loader(name)(text)  # a SafeLoader subclass: safe types only
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark
         where = f", line {mark.line + 1}" if mark is not None else ""

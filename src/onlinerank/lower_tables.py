@@ -1,43 +1,44 @@
 """Tables of the lower-bound stage (theory §4): exact curves, explicit bounds, the minimum of
 Theorem 3.3's statistic over every horizon, h_c(n), the alpha/beta/gamma route and the frequency
 law.  Everything here is exact (closed forms or exact finite sums) except :func:`frequency_rows`,
-which samples the construction (and says so).  Each builder takes its part of the config's
-``lowerbound`` section with the schema's defaults filled in (:mod:`onlinerank.settings`: in the
-pipeline, the typed settings' read-only mapping)."""
+which samples the construction (and says so).  Each builder takes its part of the typed settings'
+``lowerbound`` section (:class:`onlinerank.settings.LowerBound`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
-from typing import cast
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
-from scipy.stats import binom
 
 from . import bounds, lowerbound
 from .seeding import stream
 
+if TYPE_CHECKING:
+    from .settings import Curves, Frequencies, HcGrid, Horizons, Route
+
 __all__ = ["T_grid", "exact_curve_rows", "minimum_rows", "hc_rows", "abg_rows", "frequency_rows"]
 
 
-def T_grid(spec: Mapping) -> np.ndarray:
+def T_grid(spec: Horizons) -> np.ndarray:
     """Distinct integer horizons, log-spaced between ``min`` and ``max`` (``points`` of them)."""
-    return np.unique(np.round(np.geomspace(spec["min"], spec["max"], spec["points"]))).astype(int)
+    return np.unique(np.round(np.geomspace(spec.min, spec.max, spec.points))).astype(int)
 
 
-def _pairs(sec: Mapping) -> Iterator[tuple[int, int]]:
-    for n in sec["n"]:
-        for k in sec["k"]:
+def _pairs(sec: Curves) -> Iterator[tuple[int, int]]:
+    for n in sec.n:
+        for k in sec.k:
             if 1 <= k and 2 * k <= n:
                 yield int(n), int(k)
 
 
-def exact_curve_rows(sec: Mapping) -> list[dict]:
+def exact_curve_rows(sec: Curves) -> list[dict]:
     """Per (n, k, T): the exact random-adversary regret of every algorithm (§4.2), its asymptote
     and corrected asymptote (§4.3), bounds (a) Hölder, (b) sharp-rate, (c) Berry–Esseen (§4.5),
     and Theorem 3.1 at the paper's and the optimal eta with M = k(n-k) (the sandwich)."""
     rows = []
-    Ts = T_grid(sec["T"])
+    Ts = T_grid(sec.T)
     for n, k in _pairs(sec):
         M = float(k * (n - k))
         exact = np.asarray(lowerbound.exact_regret(n, Ts, k), dtype=float)
@@ -64,7 +65,7 @@ def exact_curve_rows(sec: Mapping) -> list[dict]:
     return rows
 
 
-def minimum_rows(sec: Mapping) -> list[dict]:
+def minimum_rows(sec: Curves) -> list[dict]:
     """Per (n, k) of the curves: the minimum over every integer T >= ceil(h(n, k)) of the exact
     regret over n^{3/2} sqrt(kT) and its horizon (theory §4.5 e), with the scanned range and the
     certificate beyond it (:func:`onlinerank.lowerbound.normalized_regret_minimum`)."""
@@ -88,13 +89,13 @@ def minimum_rows(sec: Mapping) -> list[dict]:
     return rows
 
 
-def hc_rows(sec: Mapping) -> list[dict]:
+def hc_rows(sec: HcGrid) -> list[dict]:
     """h_c(n): the smallest T0 with exact regret >= c n^{3/2} sqrt(kT) for all T >= T0 (§4.5 d),
     certified beyond the scanned range by bound (b)."""
     rows = []
-    k = int(sec["k"])
-    for c in sec["c"]:
-        for n in sec["n"]:
+    k = int(sec.k)
+    for c in sec.c:
+        for n in sec.n:
             if 2 * k > n:
                 continue
             limit = lowerbound.h_c_limit(n, k)
@@ -113,14 +114,14 @@ def hc_rows(sec: Mapping) -> list[dict]:
     return rows
 
 
-def abg_rows(sec: Mapping) -> list[dict]:
+def abg_rows(sec: Route) -> list[dict]:
     """The paper's route (§4.4) for each j: alpha, beta, gamma bounds (exact Binomial sums),
     the implied regret lower bound, its CLT form, and the exact E[L*] and regret."""
     rows = []
-    n, T, k = int(sec["n"]), int(sec["T"]), int(sec["k"])
+    n, T, k = int(sec.n), int(sec.T), int(sec.k)
     exact_reg = float(lowerbound.exact_regret(n, T, k))
     best_ell = float(lowerbound.expected_best_loss(n, T, k)) + T * math.comb(k, 2)
-    for j in sec["j"]:
+    for j in sec.j:
         rb = lowerbound.alpha_beta_gamma(n, T, float(j), k)
         d = {f: getattr(rb, f) for f in rb.__dataclass_fields__}
         rows.append(
@@ -142,10 +143,13 @@ def abg_rows(sec: Mapping) -> list[dict]:
     return rows
 
 
-def frequency_rows(sec: Mapping, seed: int) -> list[dict]:
+def frequency_rows(sec: Frequencies, seed: int) -> list[dict]:
     """Monte Carlo of the construction: histogram of item 0's frequency over ``reps`` sampled
     sequences, next to the Binomial(T, k/n) pmf (sampled, not exact: the pmf is the exact law)."""
-    n, T, k, reps = int(sec["n"]), int(sec["T"]), int(sec["k"]), int(sec["reps"])
+    # lazy: scipy.stats costs most of a table job's start-up; only this table needs it
+    from scipy.stats import binom
+
+    n, T, k, reps = int(sec.n), int(sec.T), int(sec.k), int(sec.reps)
     rng = stream(seed, "lower", "frequencies", n, k, T)
     f = lowerbound.sample_frequencies(n, T, reps, rng, k)
     counts = np.bincount(f[:, 0], minlength=T + 1)

@@ -57,7 +57,10 @@ from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import integrate, special, stats
+
+# scipy.stats and scipy.integrate (~0.4 s of import, most of a table job's start-up) are imported
+# by the three functions that use them, so the steps that need only the closed forms skip them
+from scipy import special
 
 __all__ = [
     "UPPER_LOWER_RATIO",
@@ -512,6 +515,8 @@ def kappa(j: float, method: str = "closed") -> float:
     if method == "closed":
         integral = _int_phi_phibar(j)
     elif method == "quad":
+        from scipy import integrate  # lazy: ~0.4 s of import, see the module's imports
+
         integral = (
             2.0
             * integrate.quad(
@@ -556,6 +561,8 @@ class RouteBounds:
 
 def _binom_sf_ge(x: np.ndarray, T: int, p: float) -> np.ndarray:
     """``P(Bin(T, p) >= x)`` for integer arrays ``x``."""
+    from scipy import stats  # lazy: ~0.4 s of import, see the module's imports
+
     return stats.binom.sf(np.asarray(x, dtype=np.float64) - 1.0, T, p)
 
 
@@ -663,6 +670,8 @@ def _min_tail_all(n: int, T: int, k: int) -> np.ndarray:
         )
     P_cm = np.where(valid, np.exp(logp), 0.0)  # (cmax+1, T+1)
     # G[m, y] = P(min(A, m - A) >= y), A ~ Bin(m, 1/2), for y = 0..T+1
+    from scipy import stats  # lazy: ~0.4 s of import, see the module's imports
+
     mm = np.arange(T + 1, dtype=np.float64)[:, None]
     y = np.arange(T + 2, dtype=np.float64)[None, :]
     G = stats.binom.cdf(mm - y, mm, 0.5) - stats.binom.cdf(y - 1.0, mm, 0.5)

@@ -7,14 +7,16 @@ claims it evaluates, its figure's or table's declaration), and every module thos
 transitively (:func:`code_inputs`, a static reading of the ``import`` statements).  So editing a
 module reruns exactly the steps that use it, and adding a plug-in module reruns nothing that does
 not use it.  :func:`run` executes a step's body with its log file receiving every message and, on
-failure, the traceback.
+failure, the traceback; :func:`job_settings` is how a step's script gets its settings.
 """
 
 from __future__ import annotations
 
 import ast
 import logging
+import os
 import sys
+import time
 import traceback
 from collections.abc import Callable, Iterable
 from functools import cache
@@ -22,9 +24,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .settings import pipeline_settings
+from .settings import Settings, typed_settings
 
-__all__ = ["PACKAGE_DIR", "code_inputs", "module_file", "step_code", "run"]
+__all__ = ["PACKAGE_DIR", "code_inputs", "module_file", "step_code", "job_settings", "process_age", "run"]
 
 #: the directory of the installed package's sources
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -159,11 +161,32 @@ def step_code(script: str | Path, *uses: Any, root: str | Path | None = None) ->
     return code_inputs(script, *files, root=root)
 
 
+def process_age() -> float | None:
+    """Seconds since this process started (from Linux's ``/proc``), or None where unknown: the
+    start-up a step's log reports."""
+    try:
+        with open("/proc/self/stat") as f:
+            start = int(f.read().rsplit(")", 1)[1].split()[19])  # field 22, starttime in clock ticks
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        return max(0.0, uptime - start / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def job_settings(snakemake: Any) -> Settings:
+    """The settings of a pipeline job: its ``snakemake.config``, which the ``Snakefile`` validated
+    and filled (:func:`onlinerank.config.load_settings`) before any job ran, typed directly
+    (:func:`onlinerank.settings.typed_settings`, no second validation).  The one way a step's
+    script gets its settings."""
+    return typed_settings(snakemake.config)
+
+
 def run(snakemake: Any, body: Callable[[logging.Logger], None]) -> None:
-    """Run a step's ``body(log)`` with the rule's log file as the logger's destination, after
-    typing the job's config (:func:`onlinerank.settings.pipeline_settings`: the ``Snakefile``
-    validated it); on an exception the traceback goes to the log file as well, then the step
-    fails."""
+    """Run a step's ``body(log)`` with the rule's log file as the logger's destination; the log's
+    first line is the job's start-up (seconds since the process started and its CPU seconds so
+    far), its last the step's own time; on an exception the traceback goes to the log file as
+    well, then the step fails."""
     log = logging.getLogger("onlinerank")
     log.setLevel(logging.INFO)
     path = snakemake.log[0] if len(snakemake.log) else None
@@ -171,8 +194,15 @@ def run(snakemake: Any, body: Callable[[logging.Logger], None]) -> None:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     try:
-        pipeline_settings(snakemake.config)  # the config the Snakefile validated, typed once
+        age, cpu = process_age(), time.process_time()
+        log.info(
+            "start-up %s%.2f s CPU (interpreter, Snakemake's script preamble, imports)",
+            "" if age is None else f"{age:.2f} s, ",
+            cpu,
+        )
+        t0 = time.perf_counter()
         body(log)
+        log.info("step %.2f s, %.2f s CPU", time.perf_counter() - t0, time.process_time() - cpu)
     except BaseException:
         log.error("step failed:\n%s", traceback.format_exc())
         raise

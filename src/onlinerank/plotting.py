@@ -121,9 +121,13 @@ def save_figure(fig: Figure, *paths: str | os.PathLike) -> None:
 
 
 def figure_context(snakemake: Any) -> tuple[str, str]:
-    """Common start of a figure script: style, config digest and commit for the stamp."""
+    """Common start of a figure script: style, config digest (of the job's settings,
+    :func:`onlinerank.pipeline.job_settings`) and commit for the stamp."""
+    # lazy: a figure script's start only; the catalog's readers (the claims) load no step runner
+    from .pipeline import job_settings
+
     use_style()
-    return config_digest(snakemake.config), git_commit()
+    return config_digest(job_settings(snakemake).as_config()), git_commit()
 
 
 def figure_tables(snakemake: Any) -> dict[str, list[dict]]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from . import __version__
 
 __all__ = [
+    "RUN_OPTIONS",
     "config_digest",
     "git_commit",
     "sha256_file",
@@ -94,10 +95,15 @@ def manifest(paths: list[str], config_digest: str, commit: str, versions_: dict 
     )
 
 
+#: config keys that choose how a run goes, not what it computes: left out of the config digest
+RUN_OPTIONS = ("strict", "figure")
+
+
 def config_digest(config: dict) -> str:
-    """Short sha256 of the canonical JSON of the config (provenance).  ``strict`` is left out: it
-    decides the exit status of a run, not its results."""
-    config = {k: v for k, v in config.items() if k != "strict"}
+    """Short sha256 of the canonical JSON of the config (provenance).  The run options
+    (:data:`RUN_OPTIONS`) are left out: ``strict`` decides the exit status of a run and ``figure``
+    which outputs it makes, not what they hold."""
+    config = {k: v for k, v in config.items() if k not in RUN_OPTIONS}
     text = json.dumps(config, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 

@@ -1,7 +1,6 @@
 """The config's JSON-schema check (types, ranges, unknown keys; the schema's defaults filled in),
 with one-line errors, and the validator it uses (also for the claims document), imported without
-the optional IRI syntax checker of its format module.  Nothing of the engine is imported here:
-:func:`onlinerank.settings.as_settings` fills an unvalidated config with it.
+the optional IRI syntax checker of its format module.  Nothing of the engine is imported here.
 
 ``jsonschema`` registers format checkers for the optional packages it finds at import.  One of
 them, ``rfc3987_syntax`` (installed here as a dependency of Jupyter's), compiles 39 Lark grammars
@@ -20,8 +19,9 @@ from types import ModuleType
 
 import yaml
 
+from .settings import SCHEMA_PATH, schema_default
+
 __all__ = [
-    "SCHEMA_PATH",
     "jsonschema",
     "SKIPPED_FORMAT_PACKAGE",
     "ConfigError",
@@ -29,9 +29,6 @@ __all__ = [
     "RESULTS_DIR_FIELD",
     "resolve_output_dirs",
 ]
-
-#: the config's JSON schema, a YAML file with the types, ranges, descriptions and every default
-SCHEMA_PATH = Path(__file__).with_name("config.schema.yaml")
 
 #: the optional format package not loaded with the validator (its import costs seconds)
 SKIPPED_FORMAT_PACKAGE = "rfc3987_syntax"
@@ -109,7 +106,9 @@ def resolve_output_dirs(config: dict) -> None:
     """Write the config's ``results_dir`` into its ``figures_dir`` where that says
     ``{results_dir}`` (the schema's default ``"{results_dir}/figures"``): only a config that names
     ``figures_dir`` itself (the default tier: ``figures``, the tracked folder) writes elsewhere, so
-    running one part of the pipeline never overwrites the repository's figures."""
-    results = config.setdefault("results_dir", "results")
-    figures = config.get("figures_dir", RESULTS_DIR_FIELD + "/figures")
-    config["figures_dir"] = figures.replace(RESULTS_DIR_FIELD, results)
+    running one part of the pipeline never overwrites the repository's figures.  A key the config
+    leaves out takes the schema's default."""
+    for key in ("results_dir", "figures_dir"):
+        if key not in config:
+            config[key] = schema_default(key)
+    config["figures_dir"] = config["figures_dir"].replace(RESULTS_DIR_FIELD, config["results_dir"])

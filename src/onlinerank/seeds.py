@@ -26,6 +26,7 @@ its own jobs.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import subprocess
@@ -42,7 +43,7 @@ from .claims.seed_verdicts import SEEDS_DIR, seeded_tables, tables_read, verdict
 from .config import ConfigError, load_settings
 from .io import atomic_write_text, read_table
 from .provenance import git_commit
-from .settings import as_settings
+from .settings import Settings
 
 __all__ = [
     "further_seeds",
@@ -78,11 +79,11 @@ def seed_config(config: dict, seed: int, results_dir: str) -> dict:
     return out
 
 
-def seed_targets(config: dict, results_dir: str) -> list[str]:
+def seed_targets(settings: Settings) -> list[str]:
     """The tables a further seed makes (under its ``results_dir``): those the claims of the
     configured stages read whose numbers depend on the seed."""
     seeded = seeded_tables()
-    return [f"{results_dir}/tables/{t}.csv" for t in tables_needed(config) if t in seeded]
+    return [f"{settings.results_dir}/tables/{t}.csv" for t in tables_needed(settings) if t in seeded]
 
 
 def sampled_claims(anchor_doc: dict) -> list[str]:
@@ -95,11 +96,12 @@ def sampled_claims(anchor_doc: dict) -> list[str]:
     ]
 
 
-def evaluate_seed(config: dict, anchor_results: str, claim_ids: Sequence[str], anchor_doc: dict) -> dict:
-    """The verdicts file of a further seed: the claims ``claim_ids`` evaluated under ``config``
-    (the derived config, its defaults filled in) on its seeded tables and the anchor's other
-    tables (under ``anchor_results``), as :func:`onlinerank.claims.seed_verdicts.verdicts_document`."""
-    settings = as_settings(config)
+def evaluate_seed(
+    settings: Settings, anchor_results: str, claim_ids: Sequence[str], anchor_doc: dict
+) -> dict:
+    """The verdicts file of a further seed: the claims ``claim_ids`` evaluated under ``settings``
+    (the derived config's) on its seeded tables and the anchor's other tables (under
+    ``anchor_results``), as :func:`onlinerank.claims.seed_verdicts.verdicts_document`."""
     anchor_seed = anchor_doc["meta"]["seeds"]["anchor"]
     seeded = seeded_tables()
     records = []
@@ -107,26 +109,29 @@ def evaluate_seed(config: dict, anchor_results: str, claim_ids: Sequence[str], a
     for cid in claim_ids:
         c = REGISTRY[cid]
         tables = {}
-        for t in sorted(tables_read(c, config)):
+        for t in sorted(tables_read(c, settings)):
             base = settings.results_dir if t in seeded else anchor_results
             path = f"{base}/tables/{t}.csv"
             if path not in cache:
                 cache[path] = read_table(path)
             tables[t] = copy.deepcopy(cache[path])
-        rec = evaluate(c, tables, config, settings.claims.alpha)
+        rec = evaluate(c, tables, settings, settings.claims.alpha)
         # the test's digest covers the seed: compare it with the anchor's under the anchor's seed
-        rec["digest"] = claim_digest(c, {**config, "seed": anchor_seed})
+        rec["digest"] = claim_digest(c, dataclasses.replace(settings, seed=anchor_seed))
         records.append(rec)
     meta = anchor_doc["meta"]
     return verdicts_document(settings.seed, anchor_seed, meta["config_digest"], git_commit(), records)
 
 
 def _snakemake(args: Sequence[str]) -> None:
-    """One Snakemake call (this Python's); stops the whole plan, naming the call, if it fails."""
-    cmd = [sys.executable, "-m", "snakemake", *args]
-    print("onlinerank.seeds: " + " ".join(cmd[1:]), file=sys.stderr, flush=True)
-    if subprocess.run(cmd).returncode != 0:
-        raise SystemExit(f"onlinerank: replicate: Snakemake failed: {' '.join(cmd[2:])}")
+    """One Snakemake call: the ``snakemake`` program beside this Python (the one ``make`` runs), or
+    this Python's module where there is none; stops the whole plan, naming the call, if it fails."""
+    beside = Path(sys.executable).parent / "snakemake"
+    program = [str(beside)] if beside.exists() else [sys.executable, "-m", "snakemake"]
+    shown = " ".join(["snakemake", *args])
+    print(f"onlinerank.seeds: {shown}", file=sys.stderr, flush=True)
+    if subprocess.run([*program, *args]).returncode != 0:
+        raise SystemExit(f"onlinerank: replicate: Snakemake failed: {shown}")
 
 
 def replicate(config_path: str, count: int, snakemake_args: Sequence[str] = ()) -> list[str]:
@@ -142,16 +147,15 @@ def replicate(config_path: str, count: int, snakemake_args: Sequence[str] = ()) 
     written = []
     for seed in further_seeds(anchor.seed, count):
         derived = seed_config(raw, seed, anchor.results_dir)
-        res = derived["results_dir"]
+        settings = load_settings(copy.deepcopy(derived))  # the config as the pipeline sees it
+        res = settings.results_dir
         path = f"{res}/config.yaml"
         Path(res).mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, yaml.safe_dump(derived, sort_keys=False))
-        _snakemake([*seed_targets(derived, res), "--configfile", path, *snakemake_args])
+        _snakemake([*seed_targets(settings), "--configfile", path, *snakemake_args])
         if anchor_doc is None:
             continue
-        cfg = copy.deepcopy(derived)
-        load_settings(cfg)  # the schema's defaults filled in, as the pipeline sees the config
-        doc = evaluate_seed(cfg, anchor.results_dir, sampled_claims(anchor_doc), anchor_doc)
+        doc = evaluate_seed(settings, anchor.results_dir, sampled_claims(anchor_doc), anchor_doc)
         atomic_write_text(f"{res}/verdicts.json", json.dumps(doc, indent=1) + "\n")
         written.append(f"{res}/verdicts.json")
     _snakemake(["--configfile", config_path, *snakemake_args])

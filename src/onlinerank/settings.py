@@ -1,28 +1,35 @@
-"""The pipeline's settings: the config as frozen dataclasses, validated and built once.
+"""The pipeline's settings: the config as frozen dataclasses, every section typed.
 
 :func:`onlinerank.config.load_settings` is the one way from a config mapping to
 :class:`Settings`: the JSON schema (``config.schema.yaml`` next to this module) checks types,
 ranges and unknown keys and fills in its defaults, :func:`onlinerank.config.validate_config`
 makes the semantic checks (learners, adversaries, games, worst cases, the claim registry's keys),
-then the typed object is built.  Every default lives in the schema only: code reads the typed
-field (``settings.checkpoints``, ``stage.block_size``, ``settings.runtime.fit_min_n``), never
-``config.get(key, default)``.  Snakemake keeps its ``config`` dict (filled in place by the same
-call); code given a dict goes through :func:`as_settings`, which types it once per process and
-config.  This module imports nothing of the engine and never the semantic checks, so the steps
-that read settings (claims, figures) do not depend on the engine's code.
+then :func:`typed_settings` builds the typed object.  Every default lives in the schema only:
+code reads the typed field (``settings.checkpoints``, ``stage.block_size``,
+``settings.runtime.fit_min_n``), never ``config.get(key, default)``.
+
+After validation nothing reads the config mapping: a step of the pipeline is handed
+:class:`Settings` or the part it needs.  A pipeline job's config was validated and filled by the
+``Snakefile`` before any job ran, so the job types it directly
+(:func:`onlinerank.pipeline.job_settings`, which calls :func:`typed_settings`); a mapping that was
+never validated (a notebook, a test) goes through :func:`onlinerank.config.load_settings`, and
+:func:`typed_settings` refuses it, naming the missing key.  The digests hash the canonical plain
+form, :meth:`Settings.as_config` (the validated config, rebuilt from the typed fields), and a
+dotted key (a claim's threshold ``claims.margins.lemma61``) is resolved by :func:`setting_value`
+alone.
+
+This module imports nothing of the package at module level and never the semantic checks, so the
+steps that read settings (claims, figures) do not depend on the engine's code.
 """
 
 from __future__ import annotations
 
-import copy
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
-
-from .provenance import config_digest
-from .schema_validation import SCHEMA_PATH, validate_schema
 
 __all__ = [
     "STAGES",
@@ -30,21 +37,40 @@ __all__ = [
     "Spec",
     "Experiment",
     "Stage",
+    "Horizons",
+    "Curves",
+    "HcGrid",
+    "Route",
+    "Frequencies",
+    "LowerBound",
+    "ExactCase",
+    "Point",
+    "HorizonsPoint",
+    "Comparison",
+    "Tightness",
+    "Search",
+    "WorstCase",
     "Runtime",
     "Margins",
     "ClaimSettings",
     "Lemma61",
+    "KSweep",
     "BoundComparison",
-    "WorstCase",
     "Settings",
-    "as_settings",
-    "pipeline_settings",
+    "typed_settings",
     "setting_value",
+    "schema_default",
 ]
+
+#: the config's JSON schema, a YAML file with the types, ranges, descriptions and every default
+SCHEMA_PATH = Path(__file__).with_name("config.schema.yaml")
 
 #: the simulation stages of the pipeline, config sections with ``block_size``, ``split`` and
 #: ``experiments`` (one table ``sim_<stage>`` each)
 STAGES = ("upper", "lower", "baselines", "spearman")
+
+#: a field that is not a key of the config (the name of a stage, which is its key's name)
+_NOT_A_KEY = {"config_key": False}
 
 
 def _frozen(value: Any) -> Any:
@@ -56,13 +82,29 @@ def _frozen(value: Any) -> Any:
     return value
 
 
-def _thawed(value: Any) -> Any:
-    """Plain dicts and lists again (what constructors and digests take)."""
+def _plain(value: Any) -> Any:
+    """The config's plain form of a typed value: dataclasses as dicts of their config keys (a
+    field that is ``None`` is a key the config leaves out), mappings as dicts, tuples as lists."""
+    if isinstance(value, Spec):
+        return value.as_dict()
+    if is_dataclass(value) and not isinstance(value, type):
+        out = {}
+        for f in fields(value):
+            v = getattr(value, f.name)
+            if f.metadata.get("config_key", True) and v is not None:
+                out[f.name] = _plain(v)
+        return out
     if isinstance(value, Mapping):
-        return {k: _thawed(v) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return [_thawed(v) for v in value]
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
     return value
+
+
+def _record(cls: type, section: Mapping, **parts: Any) -> Any:
+    """``cls`` built from a config section whose keys are its fields (values as validated, lists as
+    tuples, mappings read-only); ``parts``: the fields built otherwise (nested records)."""
+    return cls(**{key: _frozen(v) for key, v in section.items() if key not in parts}, **parts)
 
 
 @dataclass(frozen=True)
@@ -77,15 +119,15 @@ class Spec:
 
     def as_dict(self) -> dict:
         """The config entry ``{name: ..., **params}`` (what ``make_learner`` and digests take)."""
-        return {"name": self.name, **_thawed(self.params)}
+        return {"name": self.name, **_plain(self.params)}
 
     def param(self, key: str) -> Any:
         """Constructor parameter ``key``: as given, else the registered class's own default (its
         ``__init__`` signature: the one place a learner's or adversary's defaults live);
-        ``KeyError`` if the constructor has no such parameter (theory §5)."""
+        ``KeyError`` if the constructor has no such parameter (design §layers)."""
         if key in self.params:
             return self.params[key]
-        # lazy: the plug-ins load the engine, which the steps reading settings must not depend on
+        # lazy: the registries import every plug-in, which the settings' readers do not need
         from .adversaries import ADVERSARIES
         from .learners import LEARNERS
 
@@ -94,6 +136,11 @@ class Spec:
         if default is inspect.Parameter.empty:
             raise KeyError(key)
         return default
+
+
+# --------------------------------------------------------------------------------------------
+# The simulation stages
+# --------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -119,10 +166,164 @@ class Stage:
     """A simulation stage (upper, lower, baselines, spearman): replicates per job, the cell keys
     that separate jobs, and its experiments."""
 
-    name: str
+    name: str = field(metadata=_NOT_A_KEY)
     block_size: int
     split: tuple[str, ...]
     experiments: tuple[Experiment, ...]
+
+
+# --------------------------------------------------------------------------------------------
+# The exact lower-bound tables (theory §4)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Horizons:
+    """Integer horizons log-spaced from ``min`` to ``max``, ``points`` of them before rounding."""
+
+    min: int
+    max: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Curves:
+    """The grid of the exact curves and of Theorem 3.3's minimum (tables ``lower_curves``,
+    ``lower_minimum``; theory §4.2-§4.5)."""
+
+    n: tuple[int, ...]
+    k: tuple[int, ...]
+    T: Horizons
+
+
+@dataclass(frozen=True)
+class HcGrid:
+    """The constants c and sizes n of h_c(n) (table ``lower_hc``; theory §4.5 d)."""
+
+    n: tuple[int, ...]
+    c: tuple[float, ...]
+    k: int
+
+
+@dataclass(frozen=True)
+class Route:
+    """The alpha + beta + gamma route at one (n, T, k), one row per j (table ``lower_abg``;
+    theory §4.4)."""
+
+    n: int
+    T: int
+    k: int
+    j: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Frequencies:
+    """The Monte Carlo of the random adversary (table ``lower_frequencies``; theory §4.1)."""
+
+    n: int
+    T: int
+    k: int
+    reps: int
+
+
+@dataclass(frozen=True)
+class LowerBound:
+    """The ``lowerbound`` section: the grids of the exact lower-bound tables (theory §4)."""
+
+    curves: Curves
+    hc: HcGrid
+    abg: Route
+    frequencies: Frequencies
+
+
+# --------------------------------------------------------------------------------------------
+# The exact worst cases (theory §3.4)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExactCase:
+    """One case of OnlineRank's exact worst case (table ``worst_case``): a game and the rates,
+    as multiples of the paper's eta_p, at each horizon."""
+
+    family: str
+    n: int
+    k: int
+    T: tuple[int, ...]
+    eta_factor: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Point:
+    """A point ``{n, T}`` of the comparison of learners (one horizon)."""
+
+    n: int
+    T: int
+
+
+@dataclass(frozen=True)
+class HorizonsPoint:
+    """A point ``{n, T: [...]}`` of the tightness grid (several horizons)."""
+
+    n: int
+    T: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Every learner's exact worst case (``exact`` points) and, beyond the DP, every learner
+    against the common ``adversaries`` and the search (``search`` points); ``max_n``: the largest
+    n per learner label or registered name."""
+
+    exact: tuple[Point, ...]
+    search: tuple[Point, ...]
+    adversaries: tuple[str, ...]
+    max_n: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class Tightness:
+    """OnlineRank's worst case over the sharp bound on (n, T, eta/eta_p); ``width``: the beam
+    width of its search when the config gives one (``None``: the search's,
+    :attr:`WorstCase.tightness_width`)."""
+
+    eta_factor: tuple[float, ...]
+    exact: tuple[HorizonsPoint, ...]
+    search: tuple[HorizonsPoint, ...]
+    width: int | None = None
+
+
+@dataclass(frozen=True)
+class Search:
+    """The search adversary beyond the DP: beam width and staircase sequences per start."""
+
+    width: int
+    max_evals: int
+
+
+@dataclass(frozen=True)
+class WorstCase:
+    """The ``worst_case`` section: exact worst cases and the search adversary."""
+
+    exact: tuple[ExactCase, ...]
+    family: str
+    k: int
+    max_states: float
+    learners: tuple[str, ...]
+    comparison: Comparison
+    tightness: Tightness
+    search: Search
+
+    @property
+    def tightness_width(self) -> int:
+        """The beam width of the tightness grid's search: ``tightness.width`` if given, else
+        ``search.width`` (the fallback the schema states for that key)."""
+        return self.search.width if self.tightness.width is None else self.tightness.width
+
+
+# --------------------------------------------------------------------------------------------
+# Timings, the sampled Lemma 6.1 check, the comparison bounds, the claims' thresholds
+# --------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -173,42 +374,29 @@ class Lemma61:
 
 
 @dataclass(frozen=True)
+class KSweep:
+    """The k-choice sweep in k at fixed n of the comparison bounds."""
+
+    n: int
+    k: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class BoundComparison:
-    """The Section 4 comparison-bound table."""
+    """The Section 4 comparison-bound table (theory §3.3)."""
 
     families: tuple[str, ...]
     n: tuple[int, ...]
     k: tuple[int, ...]
-    k_sweep: Mapping[str, Any] | None
     T_factor: float
-
-
-@dataclass(frozen=True)
-class WorstCase:
-    """Exact worst cases and the search adversary.  The nested grids stay read-only mappings with
-    every key the schema defaults (``exact`` cases: family, n, k, T, eta_factor; ``comparison``:
-    exact, search, adversaries, max_n; ``tightness``: eta_factor, exact, search); their builders
-    in :mod:`onlinerank.worst_case_tables` read them as the schema states.  ``tightness_width`` is
-    ``tightness.width`` if given, else ``search_width`` (the schema's stated fallback)."""
-
-    exact: tuple[Mapping[str, Any], ...]
-    family: str
-    k: int
-    max_states: float
-    learners: tuple[str, ...]
-    comparison: Mapping[str, Any]
-    tightness: Mapping[str, Any]
-    search_width: int
-    max_evals: int
-    tightness_width: int
-    section: Mapping[str, Any]
+    k_sweep: KSweep | None = None
 
 
 @dataclass(frozen=True)
 class Settings:
     """The validated config.  ``stages`` holds the simulation stages present; an absent section
-    is ``None`` (its steps do not run).  ``config`` is the validated mapping itself, read-only
-    (digests and the table builders' arguments)."""
+    is ``None`` (its steps do not run).  :meth:`as_config` is the validated config's plain form
+    (what the digests hash)."""
 
     seed: int
     results_dir: str
@@ -216,15 +404,16 @@ class Settings:
     checkpoints: int
     learners: Mapping[str, Spec]
     adversaries: Mapping[str, Spec]
-    stages: Mapping[str, Stage]
-    lowerbound: Mapping[str, Any] | None
+    stages: Mapping[str, Stage] = field(metadata=_NOT_A_KEY)
+    lowerbound: LowerBound | None
     worst_case: WorstCase | None
     lemma61: Lemma61 | None
     runtime: Runtime | None
     bound_comparison: BoundComparison | None
     claims: ClaimSettings
     strict: bool
-    config: Mapping[str, Any]
+    #: the one figure a run makes (``--config figure=NAME``, ``make figure``); None: every output
+    figure: str | None
 
     def learner(self, label: str) -> dict:
         """The config entry of learner ``label`` (``{name: ..., **params}``)."""
@@ -238,8 +427,64 @@ class Settings:
         """Every learner entry by label (the plotting helpers' ``learners``)."""
         return {lab: s.as_dict() for lab, s in self.learners.items()}
 
+    def present(self, section: str) -> bool:
+        """Whether the config has section ``section`` (a stage absent from it is not run)."""
+        return section in self.stages or getattr(self, section, None) is not None
 
-def _specs(kind: str, section: Mapping) -> MappingProxyType:
+    def as_config(self) -> dict:
+        """The validated config as plain data (dicts and lists, the schema's defaults filled in),
+        rebuilt from the typed fields: the canonical form that
+        :func:`onlinerank.provenance.config_digest`, :func:`onlinerank.config.section_digest` and
+        the claims' digests hash (equal to the mapping :func:`onlinerank.config.load_settings`
+        validated)."""
+        out = _plain(self)
+        out.update({name: _plain(stage) for name, stage in self.stages.items()})
+        return out
+
+
+def _stage(name: str, section: Mapping) -> Stage:
+    experiments = tuple(_record(Experiment, ex) for ex in section["experiments"])
+    return _record(Stage, section, name=name, experiments=experiments)
+
+
+def _lowerbound(section: Mapping) -> LowerBound:
+    curves = section["curves"]
+    return LowerBound(
+        curves=_record(Curves, curves, T=_record(Horizons, curves["T"])),
+        hc=_record(HcGrid, section["hc"]),
+        abg=_record(Route, section["abg"]),
+        frequencies=_record(Frequencies, section["frequencies"]),
+    )
+
+
+def _worst_case(section: Mapping) -> WorstCase:
+    comp, tight = section["comparison"], section["tightness"]
+    return _record(
+        WorstCase,
+        section,
+        exact=tuple(_record(ExactCase, case) for case in section["exact"]),
+        comparison=_record(
+            Comparison,
+            comp,
+            exact=tuple(_record(Point, p) for p in comp["exact"]),
+            search=tuple(_record(Point, p) for p in comp["search"]),
+        ),
+        tightness=_record(
+            Tightness,
+            tight,
+            exact=tuple(_record(HorizonsPoint, p) for p in tight["exact"]),
+            search=tuple(_record(HorizonsPoint, p) for p in tight["search"]),
+        ),
+        search=_record(Search, section["search"]),
+    )
+
+
+def _bound_comparison(section: Mapping) -> BoundComparison:
+    sweep = section.get("k_sweep")  # optional, without a default: absent is no sweep in k
+    return _record(BoundComparison, section, k_sweep=_record(KSweep, sweep) if sweep else None)
+
+
+def _specs(kind: str, section: Mapping) -> Mapping[str, Spec]:
     return MappingProxyType(
         {
             label: Spec(kind, label, spec["name"], _frozen({k: v for k, v in spec.items() if k != "name"}))
@@ -248,151 +493,74 @@ def _specs(kind: str, section: Mapping) -> MappingProxyType:
     )
 
 
-def _stage(name: str, sec: Mapping) -> Stage:
-    return Stage(
-        name=name,
-        block_size=int(sec["block_size"]),
-        split=tuple(sec["split"]),
-        experiments=tuple(
-            Experiment(
-                name=ex["name"],
-                family=ex["family"],
-                adversaries=tuple(ex["adversaries"]),
-                learners=tuple(ex["learners"]),
-                n=tuple(int(x) for x in ex["n"]),
-                k=tuple(int(x) for x in ex["k"]),
-                T=tuple(int(x) for x in ex["T"]),
-                replicates=int(ex["replicates"]),
-                sample=bool(ex["sample"]),
-                closed_form=bool(ex["closed_form"]),
-            )
-            for ex in sec["experiments"]
-        ),
-    )
-
-
-def _runtime(sec: Mapping) -> Runtime:
-    return Runtime(
-        learners=tuple(sec["learners"]),
-        n=tuple(int(x) for x in sec["n"]),
-        max_n=_frozen(sec["max_n"]),
-        max_sample_n=_frozen(sec["max_sample_n"]),
-        max_partial_sample_n=_frozen(sec["max_partial_sample_n"]),
-        seconds_per_point=float(sec["seconds_per_point"]),
-        fit_min_n=int(sec["fit_min_n"]),
-        repeats=int(sec["repeats"]),
-        processes=int(sec["processes"]),
-        onlinerank_max_excess_exponent=float(sec["onlinerank_max_excess_exponent"]),
-        permelearn_min_exponent=float(sec["permelearn_min_exponent"]),
-        speedup=float(sec["speedup"]),
-    )
-
-
-def _worst_case(sec: Mapping) -> WorstCase:
-    search, tight = sec["search"], sec["tightness"]
-    return WorstCase(
-        exact=_frozen(sec["exact"]),
-        family=sec["family"],
-        k=int(sec["k"]),
-        max_states=sec["max_states"],
-        learners=tuple(sec["learners"]),
-        comparison=_frozen(sec["comparison"]),
-        tightness=_frozen(tight),
-        search_width=int(search["width"]),
-        max_evals=int(search["max_evals"]),
-        # not a default of its own: the schema states that tightness.width falls back to search.width
-        tightness_width=int(tight["width"] if "width" in tight else search["width"]),
-        section=_frozen(sec),
-    )
-
-
 def _typed(config: Mapping) -> Settings:
-    """The typed object of a config the schema has validated and filled (no default here)."""
     claims = config["claims"]
-    bc = config.get("bound_comparison")
-    lemma = config.get("lemma61")
+
+    def section(key: str, build: Any) -> Any:  # an absent section is a stage that is not run
+        return build(config[key]) if config.get(key) else None
+
     return Settings(
-        seed=int(config["seed"]),
+        seed=config["seed"],
         results_dir=config["results_dir"],
         figures_dir=config["figures_dir"],
-        checkpoints=int(config["checkpoints"]),
+        checkpoints=config["checkpoints"],
         learners=_specs("learners", config["learners"]),
         adversaries=_specs("adversaries", config["adversaries"]),
         stages=MappingProxyType({s: _stage(s, config[s]) for s in STAGES if config.get(s)}),
-        lowerbound=_frozen(config["lowerbound"]) if config.get("lowerbound") else None,
-        worst_case=_worst_case(config["worst_case"]) if config.get("worst_case") else None,
-        lemma61=Lemma61(int(lemma["n"]), int(lemma["samples"]), int(lemma["pairs"])) if lemma else None,
-        runtime=_runtime(config["runtime"]) if config.get("runtime") else None,
-        bound_comparison=(
-            BoundComparison(
-                families=tuple(bc["families"]),
-                n=tuple(int(x) for x in bc["n"]),
-                k=tuple(int(x) for x in bc["k"]),
-                k_sweep=_frozen(bc["k_sweep"]) if "k_sweep" in bc else None,
-                T_factor=float(bc["T_factor"]),
-            )
-            if bc
-            else None
-        ),
-        claims=ClaimSettings(
-            alpha=float(claims["alpha"]),
-            margins=Margins(**{f.name: float(claims["margins"][f.name]) for f in fields(Margins)}),
-            exponent_tolerance=float(claims["exponent_tolerance"]),
-        ),
+        lowerbound=section("lowerbound", _lowerbound),
+        worst_case=section("worst_case", _worst_case),
+        lemma61=section("lemma61", lambda sec: _record(Lemma61, sec)),
+        runtime=section("runtime", lambda sec: _record(Runtime, sec)),
+        bound_comparison=section("bound_comparison", _bound_comparison),
+        claims=_record(ClaimSettings, claims, margins=_record(Margins, claims["margins"])),
         strict=config["strict"] in (True, "true"),
-        config=_frozen(config),
+        figure=config.get("figure"),
     )
 
 
-#: settings already built in this process, by config digest
-_BUILT: dict[str, Settings] = {}
-
-
-def _key(config: Mapping) -> str:
-    return config_digest(dict(config)) + repr(config.get("strict"))
-
-
-def as_settings(config: Settings | Mapping) -> Settings:
-    """``config`` itself if it is already :class:`Settings`; else the typed object of a config
-    mapping, built once per process and config (theory §5).  A mapping that
-    :func:`onlinerank.config.load_settings` has validated and filled (the ``Snakefile`` does so
-    before any job runs) is typed as it is; any other is first checked against the schema and
-    filled with its defaults, on a copy (:func:`onlinerank.schema_validation.validate_schema`).
-    The semantic checks of ``load_settings`` stay out of this module on purpose: they import the
-    engine, and every step that reads settings (the claims, the figures) would then depend on it."""
-    if isinstance(config, Settings):
-        return config
-    key = _key(config)
-    if key not in _BUILT:
-        try:
-            _BUILT[key] = _typed(config)
-        except KeyError:  # not filled by the schema yet
-            filled = copy.deepcopy(dict(config))
-            validate_schema(filled)
-            _BUILT[key] = _typed(filled)
-    return _BUILT[key]
-
-
-def pipeline_settings(config: Mapping) -> Settings:
-    """The settings of a pipeline job's ``snakemake.config``, which the ``Snakefile`` validated
-    and filled before any job ran (:func:`as_settings`; theory §5).  Called by
-    :func:`onlinerank.pipeline.run` for every step."""
-    return as_settings(config)
+def typed_settings(config: Mapping) -> Settings:
+    """The :class:`Settings` of a config that :func:`onlinerank.config.load_settings` has validated
+    and filled (a pipeline job's config: the ``Snakefile`` validated it before any job ran).  No
+    check and no default here: a mapping that was not validated is refused with a ``ValueError``
+    naming what is missing (call :func:`onlinerank.config.load_settings` on it)."""
+    try:
+        return _typed(config)
+    except (KeyError, TypeError) as e:
+        raise ValueError(
+            f"not a validated config ({type(e).__name__}: {e}): onlinerank.config.load_settings "
+            "validates a config and fills in the schema's defaults"
+        ) from None
 
 
 def setting_value(settings: Settings, key: str) -> Any:
-    """The value at dotted ``key`` (``claims.margins.lemma61``, ``runtime.speedup``): attributes
-    of the typed object, then keys of its read-only mappings; ``KeyError`` if absent (theory §5)."""
+    """The value at dotted ``key`` (``claims.margins.lemma61``, ``runtime.speedup``,
+    ``lowerbound.curves``, ``learners``): fields of the typed records, then keys of their mappings
+    (a stage by name, a learner by label); ``KeyError`` naming ``key`` if absent or its section is
+    not configured.  The one resolver of a dotted config key (design §layers)."""
     node: Any = settings
     for part in key.split("."):
-        if is_dataclass(node) and not isinstance(node, type) and part in {f.name for f in fields(node)}:
+        if is_dataclass(node) and part in {f.name for f in fields(node)}:
             node = getattr(node, part)
         elif isinstance(node, Mapping) and part in node:
             node = node[part]
-        elif isinstance(node, Settings) and part in node.config:
-            node = node.config[part]
+        elif isinstance(node, Settings) and part in node.stages:
+            node = node.stages[part]
         else:
             raise KeyError(key)
         if node is None:
             raise KeyError(key)
     return node
+
+
+def schema_default(key: str) -> Any:
+    """The schema's default of the dotted config key ``key`` (``worst_case.max_states``): what a
+    tool outside the pipeline (the benchmarks) uses for a value a config would leave out.
+    ``KeyError`` if the schema states no default there."""
+    import yaml  # lazy: only tools outside the pipeline ask
+
+    node: Any = yaml.safe_load(SCHEMA_PATH.read_text())
+    for part in key.split("."):
+        node = node["properties"][part]
+    if "default" not in node:
+        raise KeyError(key)
+    return node["default"]

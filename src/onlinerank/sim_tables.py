@@ -6,7 +6,6 @@ form (:func:`aggregate_stage`, rule ``aggregate``).  Their columns are declared 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +14,7 @@ from .cells import Cell, cell_game, cells_of, pair_law, spec_params
 from .io import load_results
 from .learners import make_learner
 from .results import SimResult
-from .settings import Settings, as_settings
+from .settings import Settings
 from .simulate import checkpoints
 
 __all__ = [
@@ -81,7 +80,7 @@ def aggregate(cell: Cell, results: list[SimResult]) -> list[dict]:
     return rows
 
 
-def closed_form_rows(config: Settings | Mapping, cell: Cell) -> list[dict]:
+def closed_form_rows(settings: Settings, cell: Cell) -> list[dict]:
     """The rows of :func:`aggregate` for a closed-form cell (theory §4.6), computed, not
     simulated: at every checkpoint every learner's exact expected regret (``regret``), expected
     loss (``exp_loss``) and the hindsight optimum's (``best``), with ``sem`` 0 and ``reps`` 0 (no
@@ -89,7 +88,6 @@ def closed_form_rows(config: Settings | Mapping, cell: Cell) -> list[dict]:
     # lazy: the closed forms load SciPy, which a stage without closed-form cells does not need
     from .iid_regret import expected_loss, expected_regret
 
-    settings = as_settings(config)
     game = cell_game(settings, cell)
     law = pair_law(settings, cell.adversary, game)
     if law is None:
@@ -134,16 +132,16 @@ def closed_form_rows(config: Settings | Mapping, cell: Cell) -> list[dict]:
     return rows
 
 
-def aggregate_stage(config: dict, stage: str, block_paths: list[str]) -> list[dict]:
+def aggregate_stage(settings: Settings, stage: str, block_paths: list[str]) -> list[dict]:
     """Tidy rows of every cell of ``stage``: from its block files (matched by cell directory), or
     from the closed form (:func:`closed_form_rows`)."""
     by_dir: dict[str, list[dict[str, SimResult]]] = {}
     for p in block_paths:
         by_dir.setdefault(Path(p).parent.as_posix(), []).append(load_results(p))
     rows = []
-    for c in cells_of(config, stage):
+    for c in cells_of(settings, stage):
         if c.closed_form:
-            rows.extend(closed_form_rows(config, c))
+            rows.extend(closed_form_rows(settings, c))
             continue
         hits = [d for d in by_dir if d == c.group or d.endswith("/sim/" + c.group)]
         if len(hits) != 1:

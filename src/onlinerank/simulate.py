@@ -98,19 +98,20 @@ def simulate(
     cell: tuple = (),
     rep_start: int = 0,
     learner_label: str | None = None,
-    K: int = 20,
-    sample: bool = True,
+    K: int,
+    sample: bool,
     progress: Callable[[int, int], None] | None = None,
     block: int | None = None,
 ) -> SimResult:
     """Play ``game`` for replicates ``rep_start .. rep_start + reps - 1``.
 
     ``cell`` names the experiment cell in the random streams (e.g. adversary, family, n, k, T);
-    ``learner_label`` distinguishes learners (default: ``learner.name`` + its sampler).
+    ``learner_label`` distinguishes learners (default: ``learner.name`` + its sampler).  ``K``:
+    the number of log-spaced checkpoints (:func:`checkpoints`; the config's ``checkpoints``).
     ``sample=False`` skips the sampled rankings (realised loss becomes NaN) when only the exact
-    expected regret is wanted.  ``progress(t, T)`` is called about 100 times.  ``block`` is the
-    number of rounds handed out per block (default :func:`default_block`; it never changes the
-    results, only speed and memory).
+    expected regret is wanted (the config's experiment key ``sample``).  ``progress(t, T)`` is
+    called about 100 times.  ``block`` is the number of rounds handed out per block (default
+    :func:`default_block`; it never changes the results, only speed and memory).
     """
     if not isinstance(learner, Learner):
         raise TypeError(f"learner must be an onlinerank Learner, got {type(learner).__name__}")

@@ -1,6 +1,6 @@
-"""What the Makefile asks about a tier before it starts Snakemake: the path of one figure
-(``make figure``) and whether a stale Snakemake lock would stop the run (``make figures``,
-``make smoke``, ``make figure``).
+"""What the Makefile asks about a tier before it starts Snakemake: whether a figure name is one of
+the pipeline's (``make figure``) and whether a stale Snakemake lock would stop the run
+(``make figures``, ``make smoke``, ``make figure``).
 
 A run that is interrupted (Ctrl-C twice, a killed terminal, a lost session) leaves its lock files
 in ``.snakemake/locks/``; the next run that touches the same files stops with Snakemake's
@@ -10,7 +10,6 @@ lock is stale only when no Snakemake process works in the directory, and a proce
 host of a shared file system (a cluster's login nodes) is invisible from here, so removing the
 lock is left to the user, who knows.
 
-``python -m onlinerank.tiers figure-path CONFIG NAME`` prints the figure's path,
 ``python -m onlinerank.tiers check-figure CONFIG NAME`` refuses an unknown figure name and
 ``python -m onlinerank.tiers check-lock CONFIG`` exits 1 with the line when a lock stands in the way.
 """
@@ -21,14 +20,18 @@ import difflib
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config_file import output_dirs, read_config
 from .schema_validation import ConfigError
 
+if TYPE_CHECKING:
+    from .settings import Settings
+
 __all__ = [
-    "figure_path",
     "figure_names",
     "tier_config",
+    "tier_settings",
     "snakemake_locks",
     "snakemake_processes",
     "lock_problem",
@@ -37,11 +40,6 @@ __all__ = [
 
 #: the repository (default tier) of this checkout
 REPO = Path(__file__).resolve().parents[2]
-
-
-def figure_path(config: str | os.PathLike, name: str) -> str:
-    """The PNG of figure ``name`` of the tier ``config`` (under its resolved ``figures_dir``)."""
-    return f"{output_dirs(config)[1].rstrip('/')}/{name}.png"
 
 
 def figure_names() -> list[str]:
@@ -67,6 +65,16 @@ def tier_config(results: str | os.PathLike) -> dict:
         if (repo / res).resolve() == results:
             return read_config(path)
     raise FileNotFoundError(f"no config file in {repo / 'config'} writes {results}")
+
+
+def tier_settings(results: str | os.PathLike) -> Settings:
+    """The settings of the tier that writes the results directory ``results``
+    (:func:`tier_config`, validated by :func:`onlinerank.config.load_settings`): what a notebook
+    hands to :func:`onlinerank.drawing.draw`."""
+    # lazy: the validator loads the engine, which the lock check before every make target must not
+    from .config import load_settings
+
+    return load_settings(tier_config(results))
 
 
 def snakemake_locks(workdir: str | os.PathLike) -> dict[str, list[str]]:
@@ -154,13 +162,10 @@ def lock_problem(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``figure-path CONFIG NAME`` | ``check-figure CONFIG NAME`` | ``check-lock CONFIG``."""
+    """``check-figure CONFIG NAME`` | ``check-lock CONFIG``."""
     args = sys.argv[1:] if argv is None else argv
-    usage = (
-        "usage: python -m onlinerank.tiers figure-path CONFIG NAME | check-figure CONFIG NAME "
-        "| check-lock CONFIG"
-    )
-    if not args or args[0] not in ("figure-path", "check-figure", "check-lock"):
+    usage = "usage: python -m onlinerank.tiers check-figure CONFIG NAME | check-lock CONFIG"
+    if not args or args[0] not in ("check-figure", "check-lock"):
         print(usage, file=sys.stderr)
         return 2
     cmd, rest = args[0], args[1:]
@@ -176,9 +181,6 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, OSError, ValueError) as e:
         print(f"onlinerank: CONFIG={config}: {e}", file=sys.stderr)
         return 2
-    if cmd == "figure-path":
-        print(figure_path(config, rest[1]))
-        return 0
     if cmd == "check-figure":
         name, names = rest[1], figure_names()
         if name in names:

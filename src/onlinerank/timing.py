@@ -20,7 +20,6 @@ import sys
 import time
 from collections.abc import Mapping
 from dataclasses import fields
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,10 +27,7 @@ from .adversaries.uniform import UniformAdversary
 from .game import Game
 from .learners import make_learner
 from .seeding import draw_seeds, replicate_keys, replicate_streams
-from .settings import Runtime
-
-if TYPE_CHECKING:
-    from .settings import Runtime, Spec
+from .settings import Runtime, Spec
 
 __all__ = [
     "BLAS_ONE_THREAD",
@@ -54,7 +50,7 @@ PARTS = ("update", "sample", "round", "sample_first_step", "round_lower", "sweep
 
 
 def repeat_seconds(
-    spec: dict, n: int, rounds: int, repeats: int = 5, seed: int = 0, sample: bool | str = True
+    spec: dict, n: int, rounds: int, *, repeats: int, seed: int = 0, sample: bool | str
 ) -> dict[str, np.ndarray]:
     """Per repeat (``repeats`` back-to-back blocks of ``rounds`` rounds, after a warm-up), the
     median time per round, split into ``update`` (exact expected loss + update, e.g. PermELearn's
@@ -116,7 +112,7 @@ def repeat_seconds(
 
 
 def per_round_seconds(
-    spec: dict, n: int, rounds: int, repeats: int = 3, seed: int = 0, sample: bool | str = True
+    spec: dict, n: int, rounds: int, *, repeats: int, seed: int = 0, sample: bool | str
 ) -> dict[str, float]:
     """The median over the repeats of :func:`repeat_seconds` (``update``, ``sample``; ``sweeps``
     is their mean), one number per part (theory §2.1-2.3, §3.3)."""
@@ -128,12 +124,12 @@ def per_round_seconds(
     }
 
 
-def process_rows(learners: Mapping[str, dict], sec: Runtime, process: int = 0) -> list[dict]:
+def process_rows(learners: Mapping[str, Spec], sec: Runtime, process: int = 0) -> list[dict]:
     """The rows one process times (theory §2.1-2.3 and §3.3): for each learner label and n of
     ``sec``, ``sec.repeats`` separate timings per part, each the median over ``rounds_timed``
-    rounds (:func:`repeat_seconds`); ``learners`` maps each label to its config entry
-    ``{name: ..., **params}``.  Rows as :func:`runtime_rows` describes them, with ``process`` and
-    ``repeat`` (0 .. repeats - 1) of this process.  An odd ``process`` times the n of each learner
+    rounds (:func:`repeat_seconds`); ``learners``: the typed settings' learners by label.  Rows
+    as :func:`runtime_rows` describes them, with ``process`` and ``repeat`` (0 .. repeats - 1) of
+    this process.  An odd ``process`` times the n of each learner
     from the largest down, so that a drift of the machine's speed during a process tilts the
     fitted exponents of even and odd processes in opposite directions: it shows in their spread
     instead of biasing every process alike."""
@@ -142,7 +138,7 @@ def process_rows(learners: Mapping[str, dict], sec: Runtime, process: int = 0) -
     budget, repeats = sec.seconds_per_point, sec.repeats
     order = sorted(sec.n, reverse=process % 2 == 1)
     for label in sec.learners:
-        spec = dict(learners[label])
+        spec = learners[label].as_dict()
         for n in order:
             if n > max_n.get(label, math.inf):
                 continue
@@ -251,7 +247,11 @@ def main(argv: list[str] | None = None) -> int:
     job = json.loads(sys.stdin.read())
     sec = job["runtime"]
     runtime = Runtime(**{**sec, "learners": tuple(sec["learners"]), "n": tuple(sec["n"])})
-    json.dump(process_rows(job["learners"], runtime, int(args[0])), sys.stdout)
+    learners = {
+        label: Spec("learners", label, entry["name"], {k: v for k, v in entry.items() if k != "name"})
+        for label, entry in job["learners"].items()
+    }
+    json.dump(process_rows(learners, runtime, int(args[0])), sys.stdout)
     return 0
 
 

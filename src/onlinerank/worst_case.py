@@ -63,7 +63,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DP_FAMILIES",
-    "MAX_STATES",
     "WorstCaseResult",
     "brute_force_worst_regret",
     "dp_learner",
@@ -86,11 +85,6 @@ __all__ = [
 
 #: feedback families with a finite set of feedback vectors (the DP's actions)
 DP_FAMILIES = ("single", "kchoice", "subset", "spearman")
-
-#: default cap on the canonical states over all layers: each keeps n bytes (2n for T >= 256) plus
-#: 6 bytes of argmax path, two layers keep 8 bytes of values and keys each, and the work arrays
-#: are bounded by blocks of states: ``2e7`` states peak at ~0.6 GB (measured at n = 10, T = 83)
-MAX_STATES = 20_000_000
 
 #: how the functions here take a learner: a registered name, a spec dict ``{"name": ..., **params}``
 #: or a :class:`~onlinerank.learners.base.Learner` instance
@@ -394,13 +388,19 @@ class _Encoder:
         return out
 
 
-def _check_size(n: int, T: int, family: str, k: int, labelled: bool, max_states: float) -> float:
+def _check_size(n: int, T: int, family: str, k: int, labelled: bool, max_states: float | None) -> float:
+    """The estimated canonical states of a DP instance; ``ValueError`` when its keys overflow or
+    the estimate exceeds ``max_states`` (``None``: no cap).  The canonical states over all layers
+    each keep n bytes (2n for T >= 256) plus 6 bytes of argmax path, two layers keep 8 bytes of
+    values and keys each, and the work arrays are bounded by blocks of states: ``2e7`` states peak
+    at ~0.6 GB (measured at n = 10, T = 83; the config's ``worst_case.max_states``)."""
     B = T * _span(n, family)
     limit = (B + 1) ** n if labelled else math.comb(B + n - 1, n - 1)
     if limit >= 2**62:
         raise ValueError(f"T={T}: too large for the int64 state keys at n={n} ({family})")
-    est = estimate_states(n, T, family, k, labelled, stop_above=max_states)
-    if est > max_states:
+    cap = math.inf if max_states is None else max_states
+    est = estimate_states(n, T, family, k, labelled, stop_above=cap)
+    if est > cap:
         raise ValueError(
             f"T={T}: n={n} ({family}{', labelled' if labelled else ''}) needs about {est:.3g} canonical "
             f"states, above the cap max_states={max_states:.3g}"
@@ -539,7 +539,7 @@ def exact_worst_regret(
     k: int = 1,
     eta: str | float | None = None,
     return_argmax: bool = True,
-    max_states: float = MAX_STATES,
+    max_states: float | None = None,
 ) -> WorstCaseResult:
     """Exact maximum of a learner's expected regret over all length-T feedback sequences.
 
@@ -549,7 +549,8 @@ def exact_worst_regret(
     None; ``eta`` (OnlineRank only; default its own, the paper's rate with the family's exact M).
     ``family`` in :data:`DP_FAMILIES`; ``k`` for ``kchoice``.  Raises a one-line ``ValueError``
     naming the argument, before any work, for bad input or an instance whose estimated number of
-    states (:func:`estimate_states`) exceeds ``max_states``.
+    states (:func:`estimate_states`) exceeds ``max_states`` (``None``: no cap; the pipeline passes
+    the config's ``worst_case.max_states``).
     """
     return exact_worst_regrets(
         n,
@@ -572,7 +573,7 @@ def exact_worst_regrets(
     family: str = "single",
     k: int = 1,
     return_argmax: bool = True,
-    max_states: float = MAX_STATES,
+    max_states: float | None = None,
 ) -> list[WorstCaseResult]:
     """:func:`exact_worst_regret` of one learner at each rate of ``etas`` (theory §3.4), the
     states of the DP enumerated once for all of them (:func:`dp_layers`): the same results as
@@ -739,19 +740,25 @@ def brute_force_worst_regret(
 def worst_case_rows(wc: WorstCase) -> list[dict]:
     """Pipeline table of OnlineRank's exact worst cases (theory §3.4): for each case
     ``{family, n, k, T: [...], eta_factor: [...]}`` (``eta_factor`` multiplies the paper's eta).
-    ``wc`` is the typed settings' ``worst_case`` (:class:`onlinerank.settings.WorstCase`), whose
-    ``exact`` holds the cases with the schema's defaults filled in.  Columns: family, n, k, T,
+    ``wc`` is the typed settings' ``worst_case`` (:class:`onlinerank.settings.WorstCase`): its
+    ``exact`` cases, and the cap ``max_states`` of every DP.  Columns: family, n, k, T,
     eta_factor, eta, M, value, bound_thm31, bound_sharp, ratio_thm31, ratio_sharp, states.
     """
     rows = []
     for case in wc.exact:
-        fam, k = case["family"], int(case["k"])
-        n = int(case["n"])
-        for T in case["T"]:
+        fam, k = case.family, int(case.k)
+        n = int(case.n)
+        for T in case.T:
             eta_p = float(theorem31_eta(n, int(T), fam, k))
-            factors = [float(f) for f in case["eta_factor"]]
+            factors = [float(f) for f in case.eta_factor]
             found = exact_worst_regrets(
-                n, int(T), [eta_p * f for f in factors], family=fam, k=k, return_argmax=False
+                n,
+                int(T),
+                [eta_p * f for f in factors],
+                family=fam,
+                k=k,
+                max_states=wc.max_states,
+                return_argmax=False,
             )
             for f, r in zip(factors, found, strict=True):
                 rows.append(

@@ -127,7 +127,7 @@ def staircase_search(
     family: str = "single",
     k: int = 1,
     eta: str | float | None = None,
-    max_evals: int = 20_000,
+    max_evals: int,
     batch: int = 256,
 ) -> WorstCaseResult:
     """Best staircase sequence found by local search over its phase lengths (module docstring;
@@ -205,7 +205,7 @@ def beam_search(
     family: str = "single",
     k: int = 1,
     eta: str | float | None = None,
-    width: int = 1000,
+    width: int,
     taus: tuple[float, ...] = (0.5, 1.0),
 ) -> WorstCaseResult:
     """The DP's forward recursion (theory §3.4) kept to ``width`` canonical states per layer,
@@ -346,8 +346,8 @@ def search_worst_regret(
     family: str = "single",
     k: int = 1,
     eta: str | float | None = None,
-    width: int = 1000,
-    max_evals: int = 20_000,
+    width: int,
+    max_evals: int,
 ) -> WorstCaseResult:
     """The better of :func:`staircase_search` (single and k-choice) and :func:`beam_search`, a
     lower bound on theory §3.4's worst case; ``method`` says which, ``seconds`` is the time of

@@ -99,21 +99,21 @@ def decode_sequence(text: str, n: int, family: str) -> np.ndarray:
     return np.array(rows, dtype=np.int64).reshape(-1, n)
 
 
-def replay_row(row: dict, learners: dict) -> float:
+def replay_row(row: dict, learners: Mapping[str, Spec]) -> float:
     """The exact expected regret (theory §2.5) of a row's sequence, replayed with the row's
-    learner (its label
-    in ``learners``, or OnlineRank at the row's eta for tightness rows)."""
+    learner (its label in ``learners``, the typed settings' learners; OnlineRank at the row's eta
+    for tightness rows)."""
     seq = decode_sequence(str(row["sequence"]), int(row["n"]), row["family"])
     if "learner" in row:
-        spec = learners[row["learner"]]
+        spec = learners[row["learner"]].as_dict()
         return sequence_regret(seq, learner=spec, family=row["family"], k=int(row["k"]))
     return sequence_regret(seq, eta=float(row["eta"]), family=row["family"], k=int(row["k"]))
 
 
-def _max_n(max_n: Mapping, label: str, spec: Mapping) -> float:
-    """The largest n at which learner ``label`` (spec ``spec``) is compared: its entry in
-    ``comparison.max_n`` by label, else by registered name, else no limit."""
-    return max_n.get(label, max_n.get(spec["name"], math.inf))
+def _max_n(max_n: Mapping[str, int], label: str, name: str) -> float:
+    """The largest n at which learner ``label`` (registered name ``name``) is compared: its entry
+    in ``comparison.max_n`` by label, else by registered name, else no limit."""
+    return max_n.get(label, max_n.get(name, math.inf))
 
 
 # --------------------------------------------------------------------------------------------
@@ -169,10 +169,9 @@ def comparison_rows(
         raise ValueError(f"part must be 'all', 'exact' or 'search', got {part!r}")
     fam, k, cap = wc.family, wc.k, wc.max_states
     comp = wc.comparison
-    width, evals = wc.search_width, wc.max_evals
-    max_n = comp["max_n"]
-    exact_pts = [(int(p["n"]), int(p["T"])) for p in comp["exact"]]
-    search_pts = [(int(p["n"]), int(p["T"])) for p in comp["search"]]
+    width, evals = wc.search.width, wc.search.max_evals
+    exact_pts = [(int(p.n), int(p.T)) for p in comp.exact]
+    search_pts = [(int(p.n), int(p.T)) for p in comp.search]
     if piece is not None and piece not in comparison_pieces(wc, learners):
         raise ValueError(f"piece must be one of {comparison_pieces(wc, learners)}, got {piece!r}")
     rows = []
@@ -181,14 +180,14 @@ def comparison_rows(
             continue
         spec = learners[label].as_dict()
         for n, T in exact_pts + search_pts:
-            if n > _max_n(max_n, label, spec):
+            if n > _max_n(comp.max_n, label, spec["name"]):
                 continue
             kw: dict[str, Any] = {"learner": spec, "family": fam, "k": k}
             if part != "search" and (n, T) in exact_pts:
                 rows.append(_row(label, exact_worst_regret(n, T, max_states=cap, **kw), "exact"))
             if part == "exact":
                 continue
-            for adv in comp["adversaries"]:
+            for adv in comp.adversaries:
                 rows.append(_row(label, adversary_regret(n, T, adversary=adv, **kw), "adversary"))
             if fam in STAIRCASE_FAMILIES:
                 rows.append(_row(label, staircase_search(n, T, max_evals=evals, **kw), "adversary"))
@@ -227,7 +226,11 @@ def tightness_pieces(wc: WorstCase) -> list[str]:
     """The independent jobs of :func:`tightness_rows`: one per point of ``tightness.exact`` and
     ``tightness.search`` (``exact0-n3``: the first exact point, at n = 3), in table order."""
     tight = wc.tightness
-    return [f"{kind}{i}-n{int(p['n'])}" for kind in ("exact", "search") for i, p in enumerate(tight[kind])]
+    return [
+        f"{kind}{i}-n{int(p.n)}"
+        for kind, pts in (("exact", tight.exact), ("search", tight.search))
+        for i, p in enumerate(pts)
+    ]
 
 
 def tightness_rows(wc: WorstCase, part: str = "all", piece: str | None = None) -> list[dict]:
@@ -248,19 +251,19 @@ def tightness_rows(wc: WorstCase, part: str = "all", piece: str | None = None) -
         raise ValueError(f"part must be 'all', 'exact' or 'search', got {part!r}")
     fam, k, cap = wc.family, wc.k, wc.max_states
     tight = wc.tightness
-    width, evals = wc.tightness_width, wc.max_evals
-    factors = [float(f) for f in tight["eta_factor"]]
+    width, evals = wc.tightness_width, wc.search.max_evals
+    factors = [float(f) for f in tight.eta_factor]
     if piece is not None and piece not in tightness_pieces(wc):
         raise ValueError(f"piece must be one of {tightness_pieces(wc)}, got {piece!r}")
     rows = []
-    for kind, pts in (("exact", tight["exact"]), ("search", tight["search"])):
+    for kind, pts in (("exact", tight.exact), ("search", tight.search)):
         if part not in ("all", kind):
             continue
         for i, p in enumerate(pts):
-            n = int(p["n"])
+            n = int(p.n)
             if piece is not None and piece != f"{kind}{i}-n{n}":
                 continue
-            for T in p["T"]:
+            for T in p.T:
                 eta_p = theorem31_eta(n, int(T), fam, k)
                 etas = [f * eta_p for f in factors]
                 if kind == "exact":  # one forward pass of the DP for every rate

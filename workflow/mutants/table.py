@@ -25,6 +25,7 @@ The mutations (:data:`MUTATIONS`, declared beside their broken learners in
 from __future__ import annotations
 
 import contextlib
+import copy
 import math
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -36,9 +37,9 @@ from onlinerank.adversaries import ADVERSARIES
 from onlinerank.cells import cells_of, run_block
 from onlinerank.claims import REGISTRY
 from onlinerank.claims.report import _paper_order, evaluate
+from onlinerank.config import load_settings
 from onlinerank.learners import LEARNERS
 from onlinerank.learners.onlinerank import OnlineRank
-from onlinerank.settings import _thawed, as_settings
 from onlinerank.sim_tables import aggregate, closed_form_rows
 from onlinerank.tables import TABLES, make_table
 
@@ -53,7 +54,7 @@ __all__ = [
     "SMALL_CELLS",
     "code_uses",
     "mutated",
-    "small_config",
+    "small_settings",
     "small_tables",
     "decidable_claims",
     "evaluate_claims",
@@ -107,22 +108,19 @@ def code_uses() -> list[Any]:
 _SMALL_TABLES = ("sim_upper", "sim_spearman", "worst_case", "lemma61")
 
 
-def small_config(config: Settings | Mapping) -> dict:
-    """:data:`SMALL_CELLS` with the tier's ``seed`` and ``claims`` section (alpha, margins and
-    tolerances: the verdicts use the tier's thresholds; theory §3.2, §2.4).  ``config``: the
-    tier's settings or config (:func:`onlinerank.settings.as_settings`)."""
+def small_settings(settings: Settings) -> Settings:
+    """The settings of :data:`SMALL_CELLS` with the tier's ``seed`` and ``claims`` section (alpha,
+    margins and tolerances: the verdicts use the tier's thresholds; theory §3.2, §2.4), validated
+    like any config (:func:`onlinerank.config.load_settings`)."""
+    tier = settings.as_config()
+    return load_settings({**copy.deepcopy(SMALL_CELLS), "seed": tier["seed"], "claims": tier["claims"]})
 
-    settings = as_settings(config)
-    return {**SMALL_CELLS, "seed": settings.seed, "claims": _thawed(settings.config["claims"])}
 
-
-def small_tables(config: Mapping) -> dict[str, list[dict]]:
-    """The tables of :func:`small_config` (``config`` already one), computed in-process by the
-    pipeline's own functions: every block of every cell (:func:`onlinerank.cells.run_block`,
-    aggregated by :func:`onlinerank.sim_tables.aggregate`), the exact worst cases and the sampled
-    Lemma 6.1 check (theory §2.4, §3.4)."""
-
-    settings = as_settings(config)
+def small_tables(settings: Settings) -> dict[str, list[dict]]:
+    """The tables of the small cells (``settings``: :func:`small_settings`), computed in-process
+    by the pipeline's own functions: every block of every cell
+    (:func:`onlinerank.cells.run_block`, aggregated by :func:`onlinerank.sim_tables.aggregate`),
+    the exact worst cases and the sampled Lemma 6.1 check (theory §2.4, §3.4)."""
     tables: dict[str, list[dict]] = {}
     for stage in ("upper", "spearman"):
         rows: list[dict] = []
@@ -142,7 +140,6 @@ def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
     """Ids of the tested claims whose tables are all among ``tables`` (and read at least one), in
     the order of claims.md: on the small cells, the claims of theory §2.4 (Lemma 6.1) and §3.2
     (Theorem 3.1 and its corollaries)."""
-
     return [
         c.id
         for c in sorted(REGISTRY.values(), key=_paper_order)
@@ -150,12 +147,10 @@ def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
     ]
 
 
-def evaluate_claims(tables: Mapping[str, list[dict]], config: Mapping, ids: list[str]) -> dict[str, dict]:
+def evaluate_claims(tables: Mapping[str, list[dict]], settings: Settings, ids: list[str]) -> dict[str, dict]:
     """The claims ``ids`` evaluated on ``tables`` by the report's own function (the same builders,
     verdict rule and alpha as ``claims.json``; statistics of theory §2.4, §3.2)."""
-
-    alpha = as_settings(config).claims.alpha
-    return {cid: evaluate(REGISTRY[cid], tables, config, alpha) for cid in ids}
+    return {cid: evaluate(REGISTRY[cid], tables, settings, settings.claims.alpha) for cid in ids}
 
 
 def _worst_value_cell(cells: list[dict]) -> dict:
@@ -169,25 +164,25 @@ def _worst_value_cell(cells: list[dict]) -> dict:
     return max(cells, key=excess)
 
 
-def run_mutations(config: Mapping, names: list[str] | None = None) -> dict[str, dict[str, dict]]:
-    """Every claim decidable on the small cells of the tier ``config`` (:func:`small_config`),
+def run_mutations(settings: Settings, names: list[str] | None = None) -> dict[str, dict[str, dict]]:
+    """Every claim decidable on the small cells of the tier's ``settings`` (:func:`small_settings`),
     evaluated unmutated (key ``"unmutated"``) and under each mutation of ``names`` (default all), on
     the same cells and seeds: ``{run: {claim id: claim record}}``, the records of
     :func:`onlinerank.claims.report.evaluate`.  Claims without a cell on the small cells are left
     out (they decide nothing here).  theory §2.1–§2.4, §3.2."""
-    cfg = small_config(config)
+    small = small_settings(settings)
     names = list(MUTATIONS) if names is None else list(names)
     for name in names:
         if name not in MUTATIONS:
             raise ValueError(f"unknown mutation {name!r}; known: {', '.join(MUTATIONS)}")
-    tables = small_tables(cfg)
-    base = evaluate_claims(tables, cfg, decidable_claims(tables))
+    tables = small_tables(small)
+    base = evaluate_claims(tables, small, decidable_claims(tables))
     ids = [cid for cid, rec in base.items() if rec["cells"]]
     out = {"unmutated": {cid: base[cid] for cid in ids}}
     for name in names:
         with mutated(name):
-            tables = small_tables(cfg)
-        out[name] = evaluate_claims(tables, cfg, ids)
+            tables = small_tables(small)
+        out[name] = evaluate_claims(tables, small, ids)
     return out
 
 

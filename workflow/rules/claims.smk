@@ -25,17 +25,19 @@ rule mutations:
         f"{RES}/tables/mutations.csv",
     log:
         f"{RES}/logs/mutations.log",
+    benchmark:
+        benchmark_path(RES, "mutations")
     conda:
         "../../environment.yml"
     params:
-        spec=section_digest(config, "seed", "claims"),
+        spec=section_digest(SETTINGS, "seed", "claims"),
     script:
         "../scripts/mutations.py"
 
 
 rule claims:
     input:
-        tables=[TABLE[t] for t in tables_needed(config)],
+        tables=[TABLE[t] for t in tables_needed(SETTINGS)],
         mutations=rules.mutations.output[0],
         # the verdicts of further seeds written by `make replicate` (onlinerank.seeds), if any
         seeds=sorted(glob(f"{RES}/{SEEDS_DIR}/*/verdicts.json")),
@@ -51,10 +53,12 @@ rule claims:
         intro=f"{RES}/report/workflow.rst",
     log:
         f"{RES}/logs/claims.log",
+    benchmark:
+        benchmark_path(RES, "claims")
     conda:
         "../../environment.yml"
     params:
-        tables=tables_needed(config),
+        tables=tables_needed(SETTINGS),
         config=CONFIG_DIGEST,
         figures=FIGURE_CLAIMS,
     script:

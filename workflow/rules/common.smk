@@ -7,11 +7,17 @@ from glob import glob
 
 from onlinerank.cells import group_plugins, groups_of
 from onlinerank.claims import REGISTRY, stages_of
+from onlinerank.figures import FIGURES
 from onlinerank.config import group_digest, section_digest
 from onlinerank.pipeline import step_code
 from onlinerank.provenance import config_digest
 from onlinerank.settings import STAGES
+from onlinerank.step_times import benchmark_path
 from onlinerank.tables import BUILT_TABLES, TABLE_STAGE, table_pieces
+
+#: when this run started (the Snakefile is read first): the jobs whose benchmark files are newer
+#: ran in it, and the end-of-run time table sums them
+RUN_STARTED = time.time()
 
 # filled in by the schema's defaults: figures_dir is "{results_dir}/figures" unless the config
 # names it (only the default tier names the tracked figures/)
@@ -19,9 +25,9 @@ RES = SETTINGS.results_dir
 FIG = SETTINGS.figures_dir
 # claims, figures and the manifest stamp this digest: as their params it reruns them on any
 # config change; computing steps have narrower params (group_digest, section_digest)
-CONFIG_DIGEST = config_digest(config)
+CONFIG_DIGEST = config_digest(SETTINGS.as_config())
 #: config sections present: a stage absent from the config is not run
-PRESENT = stages_of(config)
+PRESENT = stages_of(SETTINGS)
 SIM_STAGES = [s for s in STAGES if s in PRESENT]
 SCRIPTS = os.path.join(workflow.basedir, "workflow", "scripts")
 # the mutation tests (package `mutants`): a testing device of the pipeline, not installed
@@ -51,6 +57,35 @@ def claims_text(claim_ids):
     return f"the claim{'s' if len(claim_ids) > 1 else ''} {titles}"
 
 
+def figure_caption_file(name):
+    """The caption of figure ``name`` in the HTML report, written by the figure's job (the
+    report reads a caption from a file, one per figure of a batch)."""
+    return f"{RES}/report/figures/{name}.rst"
+
+
+def figure_caption(name):
+    """The text of figure ``name``'s caption file: its caption and the claims it supports
+    (reStructuredText, taken literally by the report's template engine)."""
+    spec = FIGURES[name]
+    return (
+        "{% raw %}\n"
+        + f"{spec.caption}\n\nSupports {claims_text(spec.claims)}; the verdicts are on the first page "
+        + "of this report and every cell is in ``claims.md``.\n{% endraw %}\n"
+    )
+
+
+def figure_png(name):
+    """The figure's PNG, in the HTML report under the section and claim it supports."""
+    claim = FIGURES[name].claims[0]
+    return report(
+        f"{FIG}/{name}.png",
+        # absolute: Snakemake reads a relative caption path from the rule file's folder
+        caption=os.path.abspath(figure_caption_file(name)),
+        category=SECTION_TITLE[REGISTRY[claim].section],
+        subcategory=claim_title(claim),
+    )
+
+
 def piece_files(table):
     """The files of a table's pieces (:func:`onlinerank.tables.base.table_pieces`), in row order;
     none for a table made by one job."""
@@ -74,9 +109,14 @@ def block_files(stage):
     ]
 
 
-def claims_epilogue():
-    """After a successful run: the verdict summary as the last lines (and, with
+def run_epilogue():
+    """After a successful run: the time of each step of this run (job-seconds by rule, the longest
+    jobs; from the benchmark files), then the verdict summary as the last lines (and, with
     `--config strict=true`, a non-zero exit if a claim of the paper FAILs)."""
     from onlinerank.claims.console import epilogue
+    from onlinerank.step_times import read_benchmarks, time_lines
 
+    lines = time_lines(read_benchmarks(RES, since=RUN_STARTED))
+    if lines:
+        print("\n".join(["", *lines]), file=sys.stderr, flush=True)
     epilogue(rules.claims.output.json, f"{RES}/.claims_previous.json", strict=SETTINGS.strict)

@@ -9,6 +9,8 @@ rule simulate:
         f"{RES}/sim/{{cell}}/b{{block}}.npz",
     log:
         f"{RES}/logs/sim/{{cell}}/b{{block}}.log",
+    benchmark:
+        benchmark_path(RES, "simulate", "{cell}/b{block}")
     conda:
         "../../environment.yml"
     params:
@@ -25,9 +27,11 @@ rule aggregate:
         f"{RES}/tables/sim_{{stage}}.csv",
     log:
         f"{RES}/logs/aggregate_{{stage}}.log",
+    benchmark:
+        benchmark_path(RES, "aggregate", "{stage}")
     conda:
         "../../environment.yml"
     params:
-        spec=lambda wc: section_digest(config, wc.stage, "learners", "adversaries", "seed", "checkpoints"),
+        spec=lambda wc: section_digest(SETTINGS, wc.stage, "learners", "adversaries", "seed", "checkpoints"),
     script:
         "../scripts/aggregate.py"

@@ -12,6 +12,8 @@ rule table:
         f"{RES}/tables/{{table}}.csv",
     log:
         f"{RES}/logs/table_{{table}}.log",
+    benchmark:
+        benchmark_path(RES, "table", "{table}")
     # with a cluster executor the table jobs go as one group job (workflow/profiles/slurm sets its
     # size), all but a table of wall-clock timings, which asks for the node to itself (slurm_extra
     # below): the members of a group job must ask for the same slurm_extra
@@ -24,7 +26,7 @@ rule table:
     resources:
         slurm_extra=lambda wc: "'--exclusive'" if BUILT_TABLES[wc.table].wall_clock else "",
     params:
-        spec=lambda wc: section_digest(config, *BUILT_TABLES[wc.table].keys),
+        spec=lambda wc: section_digest(SETTINGS, *BUILT_TABLES[wc.table].keys),
         wall_clock=lambda wc: BUILT_TABLES[wc.table].wall_clock,
     script:
         "../scripts/table.py"
@@ -39,10 +41,16 @@ rule table_piece:
         f"{RES}/tables/pieces/{{table}}/{{piece}}.csv",
     log:
         f"{RES}/logs/table_{{table}}/{{piece}}.log",
+    benchmark:
+        benchmark_path(RES, "table_piece", "{table}/{piece}")
     conda:
         "../../environment.yml"
+    # on SLURM the pieces join the group 'tables' (workflow/profiles/slurm), whose members must ask
+    # for the same slurm_extra as the tables
+    resources:
+        slurm_extra="",
     params:
-        spec=lambda wc: section_digest(config, *BUILT_TABLES[wc.table].keys),
+        spec=lambda wc: section_digest(SETTINGS, *BUILT_TABLES[wc.table].keys),
         wall_clock=False,
     script:
         "../scripts/table.py"
@@ -68,6 +76,8 @@ rule bound_comparison_md:
         f"{FIG}/bound_comparison.md",
     log:
         f"{RES}/logs/bound_comparison_md.log",
+    benchmark:
+        benchmark_path(RES, "bound_comparison_md")
     conda:
         "../../environment.yml"
     script:

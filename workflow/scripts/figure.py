@@ -1,21 +1,19 @@
-"""One figure of the catalog (onlinerank.figures): its tables read, drawn by its plot function in
-the shared style, stamped with the config digest and the commit, saved as PNG and PDF."""
+"""The figures of one batch of the catalog (onlinerank.figures), drawn in one process: each from
+its tables in the shared style, stamped with the config digest and the commit, saved as PNG and
+PDF; and each figure's caption for the HTML report."""
 
-from onlinerank.drawing import draw
-from onlinerank.figures import read_figure_table
-from onlinerank.pipeline import run
-from onlinerank.plotting import finish, style
-from onlinerank.provenance import config_digest, git_commit
+from onlinerank.drawing import draw_figures
+from onlinerank.io import atomic_write_text
+from onlinerank.pipeline import job_settings, run
 
 
 def main(log):
-    name = snakemake.wildcards.fig
-    paths = dict(zip(snakemake.params.tables, snakemake.input.tables, strict=True))
-    tables = {t: read_figure_table(p) for t, p in paths.items()}
-    fig = draw(name, tables, snakemake.config)
-    with style():  # the saving settings (resolution, PDF compression) are part of the style
-        finish(fig, snakemake, config_digest(snakemake.config), git_commit())
-    log.info("figure %s from %s", name, ", ".join(paths.values()))
+    names = snakemake.params.figures
+    tables = {t: path for t, path in snakemake.input.items() if t != "code"}
+    outputs = {f: (snakemake.output[f"{f}_png"], snakemake.output[f"{f}_pdf"]) for f in names}
+    draw_figures(names, tables, job_settings(snakemake), outputs, log)
+    for f, caption in zip(names, snakemake.params.captions, strict=True):
+        atomic_write_text(snakemake.output[f"{f}_caption"], caption)
 
 
 run(snakemake, main)

@@ -6,7 +6,7 @@ import sys
 import time
 
 from onlinerank.io import write_csv
-from onlinerank.pipeline import run
+from onlinerank.pipeline import job_settings, run
 from onlinerank.tables import check_columns
 
 # workflow/mutants, the mutation tests: a testing device of the pipeline, not installed
@@ -16,7 +16,7 @@ from mutants.table import mutation_rows, run_mutations  # noqa: E402
 
 def main(log):
     t0 = time.perf_counter()
-    rows = mutation_rows(run_mutations(snakemake.config))
+    rows = mutation_rows(run_mutations(job_settings(snakemake)))
     check_columns("mutations", rows)
     write_csv(snakemake.output[0], rows)
     for name in dict.fromkeys(r["mutation"] for r in rows):

@@ -2,13 +2,12 @@
 
 from onlinerank.cells import find_group, run_group_block
 from onlinerank.io import save_results
-from onlinerank.pipeline import run
-from onlinerank.settings import as_settings
+from onlinerank.pipeline import job_settings, run
 
 
 def main(log):
     group, block = snakemake.wildcards.cell, int(snakemake.wildcards.block)
-    settings = as_settings(snakemake.config)
+    settings = job_settings(snakemake)
     cells = find_group(settings, group)
     lo, hi = cells[0].block_range(block)
     log.info(

@@ -12,7 +12,7 @@ if snakemake.params.wall_clock:
         os.environ[var] = "1"
 
 from onlinerank.io import atomic_write_text, concat_csv, write_csv  # noqa: E402
-from onlinerank.pipeline import run  # noqa: E402
+from onlinerank.pipeline import job_settings, run  # noqa: E402
 from onlinerank.tables import make_table  # noqa: E402
 
 
@@ -23,7 +23,7 @@ def main(log):
         atomic_write_text(snakemake.output[0], concat_csv(pieces))
         log.info("%s: pooled %d pieces", table, len(pieces))
         return
-    rows = make_table(table, snakemake.config, piece=piece)
+    rows = make_table(table, job_settings(snakemake), piece=piece)
     write_csv(snakemake.output[0], rows)
     log.info("%s%s: %d rows", table, f" piece {piece}" if piece else "", len(rows))
 

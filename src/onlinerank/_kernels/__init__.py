@@ -12,16 +12,21 @@
 
 They import numba, so their callers import them lazily, on first use (``import onlinerank`` stays
 light).  Importing any of them first runs this package's start-up, once per process:
-:func:`_load_numba_without_blas_probe` and :func:`_drop_stale_caches`.
+:func:`_load_numba_without_blas_probe` and :func:`_drop_stale_caches`; each kernel module ends with
+:func:`compile_once`, so that processes started together (a run's first jobs, the test suite's
+workers) compile a kernel once between them rather than once each.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 
 def _load_numba_without_blas_probe() -> None:
@@ -103,6 +108,88 @@ def _drop_stale_caches() -> None:
         drop_stale_caches(cache_dir, sources_digest(_sources()))
     except Exception:  # pragma: no cover - other numba layout, or a cache directory not writable
         return
+
+
+#: the file, next to the compiled caches, whose byte locks let one process at a time compile a kernel
+COMPILE_LOCK = "onlinerank-kernels.lock"
+_LOCK_FD: list[int | None] = []  # the lock file's descriptor, opened once per process (None: no lock)
+_HELD: dict[int, int] = {}  # byte -> depth of this process's compiles holding it
+_THREADS = threading.RLock()  # POSIX locks belong to the process: its threads take turns here
+
+
+def _lock_fd() -> int | None:
+    if not _LOCK_FD:
+        try:
+            from numba.core.caching import FunctionCache  # lazy: numba's internals, on the first lock
+
+            cache_dir = Path(FunctionCache(_drop_stale_caches)._cache_path)
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            _LOCK_FD.append(os.open(cache_dir / COMPILE_LOCK, os.O_RDWR | os.O_CREAT, 0o666))
+        except Exception:  # pragma: no cover - other numba layout, or a cache directory not writable
+            _LOCK_FD.append(None)
+    return _LOCK_FD[0]
+
+
+def _lock_byte(name: str) -> int:
+    """The byte of :data:`COMPILE_LOCK` that kernel ``name`` locks (32 bits of its name's hash)."""
+    return int(hashlib.sha256(name.encode()).hexdigest()[:8], 16)
+
+
+@contextlib.contextmanager
+def kernel_lock(name: str) -> Iterator[None]:
+    """Hold kernel ``name``'s lock: an exclusive POSIX lock on one byte of :data:`COMPILE_LOCK`
+    (chosen by the name's hash), shared by every process using this cache directory (the lock
+    also works across the hosts of a shared file system that supports ``fcntl`` locks).  Nested
+    holds by this process (a kernel compiling the kernels it calls) take it once.  Where the file
+    cannot be locked the block runs unlocked: numba's own behaviour."""
+    with _THREADS:
+        fd = _lock_fd()
+        byte = _lock_byte(name)
+        locked = False
+        if fd is not None and not _HELD.get(byte):
+            try:
+                import fcntl  # lazy: POSIX only; without it the block runs unlocked
+
+                fcntl.lockf(fd, fcntl.LOCK_EX, 1, byte)
+                locked = True
+            except (ImportError, OSError):  # no fcntl, or no locks on this file system
+                pass
+        _HELD[byte] = _HELD.get(byte, 0) + 1
+        try:
+            yield
+        finally:
+            _HELD[byte] -= 1
+            if locked and fd is not None:
+                fcntl.lockf(fd, fcntl.LOCK_UN, 1, byte)
+
+
+def compile_once(namespace: dict[str, Any]) -> None:
+    """Start-up of a kernel module, its last line (``compile_once(globals())``): every numba
+    kernel of ``namespace`` loads or compiles a new signature under its :func:`kernel_lock`.
+    Numba compiles a kernel whose cache is missing in every process that calls it, side by side;
+    under the lock the first process compiles and writes the cache, the others wait for it and
+    load the cache (numba reads the cache index again on each load).  A signature already in
+    memory takes no lock."""
+    try:
+        # lazy: numba's internals, a layout that may differ between numba versions
+        from numba.core import sigutils
+        from numba.core.registry import CPUDispatcher
+    except ImportError:  # pragma: no cover - other numba layout
+        return
+    for value in list(namespace.values()):
+        if not isinstance(value, CPUDispatcher) or "compile" in vars(value):
+            continue
+        original = value.compile
+        name = f"{value.py_func.__module__}.{value.py_func.__qualname__}"
+
+        def compile(sig, original=original, name=name, dispatcher=value):
+            args, _ = sigutils.normalize_signature(sig)
+            if tuple(args) in dispatcher.overloads:
+                return original(sig)
+            with kernel_lock(name):
+                return original(sig)
+
+        value.compile = compile  # type: ignore[method-assign]  # this instance only
 
 
 _load_numba_without_blas_probe()

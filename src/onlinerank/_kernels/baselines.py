@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import compile_once
 from .feedback import _possum
 from .streams import _default_rng_permutation, _round_seed
 
@@ -54,3 +55,6 @@ def uniform_items_loss(items, keys, t0, n, loss):
             for j in range(k):
                 ps += pos[items[r, b, j]]
             loss[r] += np.float64(ps) - comb
+
+
+compile_once(globals())

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import compile_once
+
 
 @njit(cache=True, error_model="numpy")
 def _pair_less(ka, ia, kb, ib):
@@ -90,3 +92,6 @@ def add_item_counts(S, items):
         for b in range(B):
             for j in range(k):
                 S[r, items[r, b, j]] += 1.0
+
+
+compile_once(globals())

@@ -49,6 +49,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..seeding import WEYL_INCREMENT as _WEYL_INCREMENT
+from . import compile_once
 from .feedback import _heapsort_pairs, _possum
 from .streams import _mix, _round_seed
 
@@ -1027,3 +1028,6 @@ def _play_items_rows(lw, hist, items, keys, t0, sampler, lowbits, exp_loss, loss
                 loss[r] += np.float64(ps) - comb
             _add_items_row(lw, hist, it, r)
     return ok
+
+
+compile_once(globals())

@@ -26,6 +26,7 @@ from numba import njit
 
 from ..seeding import WEYL_INCREMENT as _WEYL_INCREMENT
 from ..seeding import mix64
+from . import compile_once
 
 #: SplitMix64 finaliser: the one definition in :mod:`onlinerank.seeding`, compiled here
 _mix = njit(cache=True, error_model="numpy")(mix64)
@@ -190,3 +191,6 @@ def _default_rng_permutation(seed, out):
         t = out[i]
         out[i] = out[j]
         out[j] = t
+
+
+compile_once(globals())

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import compile_once
+
 __all__ = ["binomial_table", "staircase_rows", "successor_keys", "successor_states"]
 
 
@@ -129,3 +131,6 @@ def staircase_rows(n, k, ends, out):
             for u in range(n):  # scores move after the round's choice
                 if out[r, t, u]:
                     S[u] += 1
+
+
+compile_once(globals())

@@ -47,7 +47,10 @@ class UniformAdversary(Adversary):
         """``s(u) - s(v)`` for a uniform c-subset (c = 1, k or n // 2): +1 and -1 with probability
         ``q = c(n-c)/(n(n-1))`` each (theory §4.1); for a uniform ranking (Spearman, ``s = -sigma``)
         the difference of two distinct uniform positions, ``P(d) = (n - |d|)/(n(n-1))`` for
-        ``0 < |d| < n`` (theory §4.6)."""
+        ``0 < |d| < n`` (theory §4.6).  None for a subclass that declares itself adaptive or
+        dependent on the learner (the law is that of i.i.d. rounds no learner moves)."""
+        if not (self.oblivious and self.learner_independent):
+            return None
         n = game.n
         c = game.chosen
         if game.family == "spearman":

@@ -10,7 +10,12 @@
 * :mod:`.report` — the claims document (``claims.json``), its schema and its renderings.
 """
 
-from collections.abc import Mapping
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 from ..registry import discover
 
@@ -44,9 +49,9 @@ __all__ = [
 ]
 
 
-def tables_needed(config: Mapping) -> list[str]:
+def tables_needed(settings: Settings) -> list[str]:
     """Tables read by the claims whose stages are configured (inputs of the claims step)."""
-    present = stages_of(config)
+    present = stages_of(settings)
     out = set()
     for c in REGISTRY.values():
         if c.section != "not-tested" and set(c.stages) <= present:

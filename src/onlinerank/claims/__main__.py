@@ -5,8 +5,8 @@ the block in place.
 ``python -m onlinerank.claims digests [--config config/config.yaml]``: each tested claim's digest
 under the config (default: the default tier, whose digests the change log records) and whether the
 change log records it; ``--entry`` prints, for the claims it does not record, an entry to append to
-``src/onlinerank/claims/changes.toml``; exit status 1 when a claim is unrecorded, a committed entry
-was edited, or the log is malformed."""
+``src/onlinerank/claims/changes.toml``; exit status 1 when a claim is unrecorded (0 with ``--entry``,
+which has printed what to append), a committed entry was edited, or the log is malformed."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from ..schema_validation import ConfigError, validate_schema
+from ..settings import typed_settings
 from .changelog import LOG_PATH, ChangeLogError, append_only_violations, load_log, unrecorded
 from .evidence import claim_digests
 from .report import README_BEGIN, README_END, readme_summary
@@ -56,19 +57,22 @@ def entry_text(unrecorded: dict[str, tuple[str, str | None]]) -> str:
 
 
 def _digests(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-
     path = Path(args.config)
     try:
         config = yaml.safe_load(path.read_text())
+        # the schema's check and defaults, then the typed settings: the full validator
+        # (onlinerank.config.load_settings) asks the claim registry, so the claims package cannot
+        # import it back; the pipeline validates the tier fully before every run
         validate_schema(config)
     except (OSError, yaml.YAMLError, ConfigError) as err:
         p.exit(2, f"{path}: {err}\n")
+    settings = typed_settings(config)
     log_path = Path(args.log) if args.log else LOG_PATH
     try:
         log = load_log(log_path)
     except ChangeLogError as err:
         p.exit(1, f"{err}\n")
-    digests = claim_digests(config)
+    digests = claim_digests(settings)
     pending = unrecorded(digests, log)
     for c, d in digests.items():
         state = (
@@ -81,7 +85,7 @@ def _digests(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if pending and args.entry:
         print("\n# append to " + str(log_path) + ", filling in change, before and reason:\n")
         print(entry_text(pending))
-    return 1 if pending or problems else 0
+    return 1 if problems or (pending and not args.entry) else 0
 
 
 def main(argv: list[str] | None = None) -> int:

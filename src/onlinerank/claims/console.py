@@ -14,7 +14,7 @@ import shutil
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..io import atomic_write_text, read_table, write_csv
 from ..provenance import config_digest, git_commit, versions
@@ -30,13 +30,15 @@ from .report import (
 )
 from .seed_verdicts import load_seed_verdicts
 
+if TYPE_CHECKING:
+    from ..settings import Settings
+
 __all__ = ["write_claims", "report_intro", "epilogue"]
 
 
-def _meta(config: Mapping) -> dict:
-
+def _meta(settings: Settings) -> dict:
     return {
-        "config_digest": config_digest(dict(config)),
+        "config_digest": config_digest(settings.as_config()),
         "commit": git_commit(),
         "versions": {k: str(v) for k, v in versions().items()},
     }
@@ -44,7 +46,7 @@ def _meta(config: Mapping) -> dict:
 
 def write_claims(
     table_paths: Mapping[str, str],
-    config: Mapping,
+    settings: Settings,
     output: Any,
     mutations_path: str | None = None,
     seed_paths: Sequence[str] = (),
@@ -57,7 +59,7 @@ def write_claims(
     tables = {name: read_table(path) for name, path in table_paths.items()}
     mutations = read_table(mutations_path) if mutations_path and Path(mutations_path).exists() else None
     seeds = load_seed_verdicts(seed_paths)
-    doc = build_document(tables, config, _meta(config), mutations, seeds=seeds)
+    doc = build_document(tables, settings, _meta(settings), mutations, seeds=seeds)
     text = document_json(doc)
     validate_document(json.loads(text))
     atomic_write_text(output.json, text)
@@ -133,7 +135,7 @@ def report_intro(doc: Mapping) -> str:
     return "\n".join(lines)
 
 
-def epilogue(json_path: str, previous_path: str, strict: bool = False) -> None:
+def epilogue(json_path: str, previous_path: str, *, strict: bool) -> None:
     """Print the verdict summary (and the changes since the previous run of this tier), remember
     this run's verdicts; with ``strict`` exit non-zero when a claim of the paper FAILs."""
     path = Path(json_path)

@@ -24,11 +24,15 @@ import math
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..settings import setting_value
 from .code_digest import code_closure
-from .registry import REGISTRY, TABLE_STAGE, Claim, Context, config_value, inputs_digest
+from .registry import REGISTRY, TABLE_STAGE, Claim, Context, inputs_digest
 from .stats import combine_verdicts
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 __all__ = [
     "THEORY_DIR",
@@ -98,45 +102,41 @@ def theory_link(section: str, theory_dir: Path = THEORY_DIR) -> dict:
     return {"section": section, "page": page, "anchor": anchor}
 
 
-def _threshold_value(c: Claim, config: Mapping) -> float | str | None:
+def _threshold_value(c: Claim, settings: Settings) -> float | str | None:
     if isinstance(c.threshold, str):
         try:
-            return float(config_value(config, c.threshold))
+            return float(setting_value(settings, c.threshold))
         except (KeyError, TypeError, ValueError):
             return c.threshold
     return c.threshold
 
 
-def _named_plugins(node: Any, config: Mapping, out: dict[str, set[str]]) -> None:
-    """The learner and adversary labels a config section names (anywhere in it)."""
+def _named_plugins(node: Any, settings: Settings, out: dict[str, set[str]]) -> None:
+    """The learner and adversary labels of ``settings`` that a section of the plain config names
+    (anywhere in it)."""
     if isinstance(node, str):
-        for kind in ("learners", "adversaries"):
-            if node in (config.get(kind) or {}):
+        for kind, labels in (("learners", settings.learners), ("adversaries", settings.adversaries)):
+            if node in labels:
                 out[kind].add(node)
     elif isinstance(node, Mapping):
         for key, value in node.items():
-            _named_plugins(key, config, out)
-            _named_plugins(value, config, out)
+            _named_plugins(key, settings, out)
+            _named_plugins(value, settings, out)
     elif isinstance(node, list | tuple):
         for value in node:
-            _named_plugins(value, config, out)
+            _named_plugins(value, settings, out)
 
 
-def _config_at(config: Mapping, key: str) -> Any:
-    try:
-        return config_value(config, key)
-    except KeyError:
-        return None
-
-
-def claim_test(c: Claim, config: Mapping) -> dict:
-    """The fields that define claim ``c``'s test under ``config``: statistic, threshold (its key
-    and resolved value), direction, test, tables read, the grid (config of its stages), the specs
-    of the learners and adversaries the grid names, the checkpoints of the simulation tables, the
-    seed (the streams of the data and of the claim's bootstrap) and the family-wise level."""
+def claim_test(c: Claim, settings: Settings) -> dict:
+    """The fields that define claim ``c``'s test under ``settings``: statistic, threshold (its key
+    and resolved value), direction, test, tables read, the grid (the plain config of its stages,
+    :meth:`~onlinerank.settings.Settings.as_config`), the specs of the learners and adversaries
+    the grid names, the checkpoints of the simulation tables, the seed (the streams of the data
+    and of the claim's bootstrap) and the family-wise level."""
+    config = settings.as_config()
     grid = {s: config.get(s) for s in sorted({*c.stages, *_optional_stages(c)})}
     named: dict[str, set[str]] = {"learners": set(), "adversaries": set()}
-    _named_plugins(grid, config, named)
+    _named_plugins(grid, settings, named)
     return {
         "id": c.id,
         "section": c.section,
@@ -145,14 +145,14 @@ def claim_test(c: Claim, config: Mapping) -> dict:
         "statistic": c.statistic,
         "direction": c.direction,
         "threshold_key": c.threshold if isinstance(c.threshold, str) else None,
-        "threshold": _threshold_value(c, config),
+        "threshold": _threshold_value(c, settings),
         "test": c.test,
         "reads": {t: list(cols) for t, cols in sorted({**c.optional, **c.reads}.items())},
         "grid": grid,
         "plugins": {kind: {x: config[kind][x] for x in sorted(labels)} for kind, labels in named.items()},
-        "checkpoints": config.get("checkpoints") if any(t.startswith("sim_") for t in c.reads) else None,
-        "seed": config.get("seed"),
-        "alpha": _config_at(config, "claims.alpha"),
+        "checkpoints": settings.checkpoints if any(t.startswith("sim_") for t in c.reads) else None,
+        "seed": settings.seed,
+        "alpha": settings.claims.alpha,
     }
 
 
@@ -178,10 +178,10 @@ def claim_code(c: Claim) -> dict[str, str]:
     )
 
 
-def claim_digest(c: Claim, config: Mapping) -> str:
+def claim_digest(c: Claim, settings: Settings) -> str:
     """12 hex digits over claim ``c``'s test and grid (:func:`claim_test`) and the code that decides
     its verdict (:func:`claim_code`): a change to any of them moves it."""
-    return _digest({"test": claim_test(c, config), "code": claim_code(c)})
+    return _digest({"test": claim_test(c, settings), "code": claim_code(c)})
 
 
 def tested_claims() -> list[Claim]:
@@ -189,14 +189,14 @@ def tested_claims() -> list[Claim]:
     return sorted((c for c in REGISTRY.values() if c.section != "not-tested"), key=lambda c: c.id)
 
 
-def claim_digests(config: Mapping) -> dict[str, str]:
-    """``{claim id: claim_digest}`` of every tested claim under ``config``."""
-    return {c.id: claim_digest(c, config) for c in tested_claims()}
+def claim_digests(settings: Settings) -> dict[str, str]:
+    """``{claim id: claim_digest}`` of every tested claim under ``settings``."""
+    return {c.id: claim_digest(c, settings) for c in tested_claims()}
 
 
-def registry_digest(config: Mapping) -> str:
-    """12 hex digits over every tested claim's :func:`claim_digest` under ``config``."""
-    return _digest(claim_digests(config))
+def registry_digest(settings: Settings) -> str:
+    """12 hex digits over every tested claim's :func:`claim_digest` under ``settings``."""
+    return _digest(claim_digests(settings))
 
 
 def _margin(x: Mapping) -> float:

@@ -30,14 +30,13 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, cast
 
 import numpy as np
 
 from ..registry import Registry
 from ..seeding import stream
-from ..settings import Settings, as_settings, setting_value
+from ..settings import Settings, setting_value
 from ..tables import SIM_COLUMNS, TABLE_STAGE, columns
 from .stats import interval_verdict
 
@@ -54,7 +53,6 @@ __all__ = [
     "make_cell",
     "exact_cell",
     "inputs_digest",
-    "config_value",
     "stages_of",
     "validate_registry",
 ]
@@ -142,31 +140,22 @@ def not_tested(**fields: Any) -> None:
     _add(Claim(section="not-tested", **fields))
 
 
-def config_value(config: Mapping, key: str) -> Any:
-    """The config value at dotted ``key`` (e.g. ``claims.margins.lemma61``); KeyError if absent."""
-    node = config
-    for part in key.split("."):
-        if not isinstance(node, Mapping) or part not in node:
-            raise KeyError(key)
-        node = node[part]
-    return node
+def stages_of(settings: Settings) -> set[str]:
+    """The config sections present that make tables (a stage absent from the config is not run)."""
+    return {s for s in set(TABLE_STAGE.values()) if settings.present(s)}
 
 
-def stages_of(config: Mapping) -> set[str]:
-    """The config sections present (a stage absent from the config is not run)."""
-    return {s for s in set(TABLE_STAGE.values()) if config.get(s)}
-
-
-def validate_registry(config: Mapping) -> None:
-    """Every registered claim whose stages are configured must find its threshold's config key;
-    raises ``ValueError`` naming the claim and the key (called before any job runs)."""
-    present = stages_of(config)
+def validate_registry(settings: Settings) -> None:
+    """Every registered claim whose stages are configured must find its threshold's config key
+    (:func:`onlinerank.settings.setting_value`); raises ``ValueError`` naming the claim and the
+    key (called by the config's validation, before any job runs)."""
+    present = stages_of(settings)
     for c in REGISTRY.values():
         if c.section == "not-tested" or not set(c.stages) <= present:
             continue
         if isinstance(c.threshold, str):
             try:
-                v = config_value(config, c.threshold)
+                v = setting_value(settings, c.threshold)
             except KeyError:
                 raise ValueError(
                     f"claim {c.id!r} needs the config key {c.threshold!r} (its threshold)"
@@ -177,20 +166,15 @@ def validate_registry(config: Mapping) -> None:
 
 @dataclass
 class Context:
-    """What a builder sees: the claim, the tables it declared, the config, the level."""
+    """What a builder sees: the claim, the tables it declared, the typed settings, the level."""
 
     claim: Claim
     tables: Mapping[str, list[dict]]
-    config: Mapping
+    settings: Settings
     alpha: float
     #: True once the builder drew from its named stream (:meth:`rng`): its verdict depends on the
     #: seed even where its tables do not (:mod:`onlinerank.claims.seed_verdicts`)
     drew: bool = field(default=False, init=False)
-
-    @cached_property
-    def settings(self) -> Settings:
-        """The config, typed and validated once (:func:`onlinerank.settings.as_settings`)."""
-        return as_settings(self.config)
 
     def table(self, name: str) -> list[dict]:
         """Rows of a declared table; the declared columns must be present."""

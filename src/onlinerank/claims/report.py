@@ -11,11 +11,10 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..figures import claim_figures
 from ..schema_validation import jsonschema
-from ..settings import as_settings
 from .changelog import LOG_PATH, changes_after_data, load_log, recorded_digests, recorded_in, validate_commits
 from .evidence import (
     claim_digest,
@@ -27,6 +26,9 @@ from .evidence import (
 )
 from .registry import KINDS, REGISTRY, Claim, Context, stages_of
 from .seed_verdicts import attach_seed_verdicts, seed_kind, seeds_legend, seeds_summary, seeds_text
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 __all__ = [
     "SCHEMA_PATH",
@@ -123,7 +125,7 @@ def _json_num(x):
     return x
 
 
-def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha: float) -> dict:
+def evaluate(c: Claim, tables: Mapping[str, list[dict]], settings: Settings, alpha: float) -> dict:
     """One claim's record: its registry fields, cells and verdict (``NOT RUN`` when its stages are
     not configured or its grid has no cell; ``NOT TESTED`` for statements without a test)."""
     rec: dict[str, Any] = {
@@ -141,21 +143,21 @@ def evaluate(c: Claim, tables: Mapping[str, list[dict]], config: Mapping, alpha:
         "about": c.about,
         "figures": claim_figures(c.id),
         "reason": c.reason,
-        "digest": claim_digest(c, config),
+        "digest": claim_digest(c, settings),
         "theory": theory_link(theory_section(c)),
         "cells": [],
     }
     if c.section == "not-tested":
         return {**rec, "verdict": "NOT TESTED"}
-    missing = [s for s in c.stages if s not in stages_of(config)]
+    missing = [s for s in c.stages if s not in stages_of(settings)]
     if missing:
         return {**rec, "verdict": "NOT RUN", "reason": f"stage(s) {', '.join(missing)} not in the config"}
-    ctx = Context(c, tables, config, alpha)
+    ctx = Context(c, tables, settings, alpha)
     cells = cast(Callable, c.builder)(ctx)  # tested: has a builder
     if not cells:
         return {**rec, "verdict": "NOT RUN", "reason": "the configured grid has no cell for this claim"}
     rec["cells"] = cells
-    rec["seeds"] = {"kind": seed_kind(c, config, ctx.drew, cells)}
+    rec["seeds"] = {"kind": seed_kind(c, settings, ctx.drew, cells)}
     rec["evidence"] = claim_evidence(cells)
     rec["verdict"], rec["note"] = claim_verdict(cells, rec["evidence"])
     return rec
@@ -174,7 +176,7 @@ def _paper_order(c: Claim) -> tuple:
 
 def build_document(
     tables: Mapping[str, list[dict]],
-    config: Mapping,
+    settings: Settings,
     meta: Mapping,
     mutations: list[dict] | None = None,
     change_log: Path | None = None,
@@ -188,17 +190,16 @@ def build_document(
     (:func:`onlinerank.claims.seed_verdicts.load_seed_verdicts`), counted per claim.  A malformed
     log, an entry naming an unknown claim or a commit outside the history raises
     :exc:`~onlinerank.claims.changelog.ChangeLogError` before any claim is evaluated."""
-    settings = as_settings(config)
     alpha = settings.claims.alpha
     log = load_log(change_log or LOG_PATH)
     validate_commits(log)
-    claims = [evaluate(c, tables, config, alpha) for c in sorted(REGISTRY.values(), key=_paper_order)]
+    claims = [evaluate(c, tables, settings, alpha) for c in sorted(REGISTRY.values(), key=_paper_order)]
     recorded = recorded_digests(log)
     for rec in claims:
         if rec["section"] != "not-tested":
             rec["recorded_digest"] = recorded[rec["id"]][0] if rec["id"] in recorded else None
     doc: dict[str, Any] = {
-        "meta": {**meta, "alpha": alpha, "registry_digest": registry_digest(config)},
+        "meta": {**meta, "alpha": alpha, "registry_digest": registry_digest(settings)},
         "claims": claims,
         "changes": [
             {**e, "recorded_in": commit} for e, commit in zip(log.entries, recorded_in(log), strict=True)

@@ -28,10 +28,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..settings import STAGES
 from ..tables import TABLE_STAGE, TABLES
 from .registry import Claim, stages_of
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 __all__ = [
     "SEEDS_DIR",
@@ -65,17 +69,17 @@ def seeded_tables() -> frozenset[str]:
     )
 
 
-def tables_read(c: Claim, config: Mapping) -> set[str]:
-    """The tables claim ``c`` reads under ``config``: its declared tables and its optional tables
+def tables_read(c: Claim, settings: Settings) -> set[str]:
+    """The tables claim ``c`` reads under ``settings``: its declared tables and its optional tables
     whose stage is configured."""
-    present = stages_of(config)
+    present = stages_of(settings)
     return set(c.reads) | {t for t in c.optional if TABLE_STAGE[t] in present}
 
 
-def seed_kind(c: Claim, config: Mapping, drew: bool, cells: Sequence[Mapping] = ()) -> str:
+def seed_kind(c: Claim, settings: Settings, drew: bool, cells: Sequence[Mapping] = ()) -> str:
     """``sampled``, ``exact`` or ``wall clock`` (the module docstring) for claim ``c`` evaluated
-    under ``config`` into ``cells``; ``drew``: whether its builder drew from its named stream."""
-    read = tables_read(c, config)
+    under ``settings`` into ``cells``; ``drew``: whether its builder drew from its named stream."""
+    read = tables_read(c, settings)
     exact = all(x["lo"] == x["hi"] for x in cells)
     if drew or (read & seeded_tables() and not exact):
         return "sampled"

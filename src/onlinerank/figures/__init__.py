@@ -4,7 +4,7 @@ of this package.
 Every module of this folder is imported once, here, in name order
 (:func:`onlinerank.registry.discover`): a module whose drawing is declared with ``@figure(...)``
 (:func:`onlinerank.figures.base.figure`: the figure's name, the tables it reads, the claims it
-supports, its caption) is all a new figure needs.  The pipeline's ``figure`` rule, the claims
+supports, its caption) is all a new figure needs.  The pipeline's figure jobs, the claims
 report (a claim's figures, :func:`onlinerank.figures.base.claim_figures`), the docs' figure
 catalog and the tests all read the catalog.  Importing it imports neither matplotlib nor the
 simulation engine.
@@ -18,6 +18,7 @@ from .base import (
     check_catalog,
     claim_figures,
     figure,
+    figure_batches,
     plot_function,
     read_figure_table,
 )
@@ -34,5 +35,6 @@ __all__ = [
     "plot_function",
     "claim_figures",
     "check_catalog",
+    "figure_batches",
     "read_figure_table",
 ]

@@ -13,7 +13,7 @@ Theory: the figures show the quantities of the theory notes' sections named in e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,7 @@ __all__ = [
     "plot_function",
     "claim_figures",
     "check_catalog",
+    "figure_batches",
     "read_figure_table",
 ]
 
@@ -105,3 +106,20 @@ def check_catalog(claims: Collection[str], tables: Collection[str]) -> None:
         for t in spec.tables:
             if t != CLAIMS_TABLE and t not in tables:
                 raise ValueError(f"figure {name!r} reads table {t!r}, which no step makes")
+
+
+def figure_batches(names: Iterable[str]) -> dict[str, list[str]]:
+    """The figures ``names`` in the batches a run of the pipeline draws together, one job and one
+    process each (the interpreter, the package and matplotlib loaded once per batch, not per
+    figure): the figures of each simulation stage (``upper``, ``lower``, ... : those that read its
+    table ``sim_<stage>``, the first such table a figure names), ``tables``, those that read only
+    tables computed from the config, and ``claims``, those that read the claims document, made
+    last.  Each batch can start as soon as its own tables exist.  Batches in the order of their
+    first figure, names in the given order."""
+    batches: dict[str, list[str]] = {}
+    for name in names:
+        tables = FIGURES[name].tables
+        stages = [t.removeprefix("sim_") for t in tables if t.startswith("sim_")]
+        batch = "claims" if CLAIMS_TABLE in tables else stages[0] if stages else "tables"
+        batches.setdefault(batch, []).append(name)
+    return batches

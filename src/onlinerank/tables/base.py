@@ -14,11 +14,11 @@ The simulation tables ``sim_<stage>`` (aggregated from replicate blocks by rule 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..registry import Registry
-from ..settings import Settings, as_settings
+from ..settings import Settings
 
 __all__ = [
     "Column",
@@ -127,21 +127,19 @@ def _built(name: str) -> TableSpec:
     return spec
 
 
-def table_pieces(name: str, config: Settings | Mapping) -> list[str]:
-    """The independent jobs of table ``name`` under ``config`` (its declaration's ``pieces``: e.g.
-    one per learner of the worst-case comparison), in the order of the table's rows; ``[]`` for a
-    table made by one job."""
+def table_pieces(name: str, settings: Settings) -> list[str]:
+    """The independent jobs of table ``name`` under ``settings`` (its declaration's ``pieces``:
+    e.g. one per learner of the worst-case comparison), in the order of the table's rows; ``[]``
+    for a table made by one job."""
     spec = _built(name)
-    return [] if spec.pieces is None else list(spec.pieces(as_settings(config)))
+    return [] if spec.pieces is None else list(spec.pieces(settings))
 
 
-def make_table(name: str, config: Settings | Mapping, piece: str | None = None) -> list[dict]:
-    """The rows of table ``name``, made by its builder from the typed settings of ``config``
-    (:func:`onlinerank.settings.as_settings`; in a job, the object ``onlinerank.pipeline.run``
-    already typed) and checked against the declared columns in order; with ``piece`` (one of
-    :func:`table_pieces`), that piece's rows only."""
+def make_table(name: str, settings: Settings, piece: str | None = None) -> list[dict]:
+    """The rows of table ``name``, made by its builder from ``settings`` and checked against the
+    declared columns in order; with ``piece`` (one of :func:`table_pieces`), that piece's rows
+    only."""
     spec = _built(name)
-    settings = as_settings(config)
     build = spec.build
     assert build is not None  # _built refuses a table without a builder
     if piece is None:

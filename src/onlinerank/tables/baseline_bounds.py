@@ -15,7 +15,7 @@ __all__ = ["bound_comparison_table"]
     "bound_comparison",
     stage="bound_comparison",
     description="Each baseline's regret bound over Theorem 3.1's against the factor Section 4 claims "
-    "(theory §5).",
+    "(theory §3.3).",
     columns=(
         FAMILY,
         Column("sweep", "n (a sweep over n) or k (a sweep over k at fixed n)"),

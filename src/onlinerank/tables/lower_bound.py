@@ -5,9 +5,7 @@ statistic, h_c(n), the alpha/beta/gamma route and the frequency law.  Their prod
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from ..settings import Settings
+from ..settings import LowerBound, Settings
 from .base import Column, K, N, T, table
 
 __all__ = [
@@ -19,10 +17,10 @@ __all__ = [
 ]
 
 
-def _part(settings: Settings, key: str) -> Mapping:
-    """Part ``key`` of the settings' ``lowerbound`` (the tables are made only when it is there)."""
+def _lowerbound(settings: Settings) -> LowerBound:
+    """The settings' ``lowerbound`` section (the tables are made only when it is there)."""
     assert settings.lowerbound is not None
-    return settings.lowerbound[key]
+    return settings.lowerbound
 
 
 @table(
@@ -52,7 +50,7 @@ def lower_curves_table(settings: Settings) -> list[dict]:
     # lazy: the exact sums load SciPy, which reading the tables' declarations must not
     from ..lower_tables import exact_curve_rows
 
-    return exact_curve_rows(_part(settings, "curves"))
+    return exact_curve_rows(_lowerbound(settings).curves)
 
 
 @table(
@@ -81,7 +79,7 @@ def lower_minimum_table(settings: Settings) -> list[dict]:
     # lazy: the exact sums load SciPy, which reading the tables' declarations must not
     from ..lower_tables import minimum_rows
 
-    return minimum_rows(_part(settings, "curves"))
+    return minimum_rows(_lowerbound(settings).curves)
 
 
 @table(
@@ -103,7 +101,7 @@ def lower_hc_table(settings: Settings) -> list[dict]:
     # lazy: the exact sums load SciPy, which reading the tables' declarations must not
     from ..lower_tables import hc_rows
 
-    return hc_rows(_part(settings, "hc"))
+    return hc_rows(_lowerbound(settings).hc)
 
 
 @table(
@@ -145,7 +143,7 @@ def lower_abg_table(settings: Settings) -> list[dict]:
     # lazy: the exact sums load SciPy, which reading the tables' declarations must not
     from ..lower_tables import abg_rows
 
-    return abg_rows(_part(settings, "abg"))
+    return abg_rows(_lowerbound(settings).abg)
 
 
 @table(
@@ -174,4 +172,4 @@ def lower_frequencies_table(settings: Settings) -> list[dict]:
     # lazy: the exact sums load SciPy, which reading the tables' declarations must not
     from ..lower_tables import frequency_rows
 
-    return frequency_rows(_part(settings, "frequencies"), settings.seed)
+    return frequency_rows(_lowerbound(settings).frequencies, settings.seed)

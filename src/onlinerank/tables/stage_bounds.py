@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from .. import bounds
 from ..settings import Settings
 from .base import FAMILY, Builder, Column, K, M, N, T, table
@@ -24,7 +22,7 @@ _BOUNDS_COLUMNS = (
 )
 
 
-def bounds_rows(settings: Settings | Mapping, stage: str) -> list[dict]:
+def bounds_rows(settings: Settings, stage: str) -> list[dict]:
     """Theorem 3.1 bounds for every distinct game of ``stage`` (theory §3.2).
 
     ``bound_paper`` = n sqrt(T M ln 2) (paper's statement at eta_p); ``bound_sharp`` =
