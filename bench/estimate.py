@@ -252,7 +252,7 @@ def table_jobs(config_path: str | os.PathLike, settings: Settings, out_dir: Path
     in a fresh interpreter writing ``out_dir/<table>.csv`` (a pooled table: its pieces in order,
     the pooling job a start-up)."""
     from onlinerank.io import atomic_write_text, concat_csv
-    from onlinerank.table_schemas import BUILT_TABLES, TABLE_STAGE, table_pieces
+    from onlinerank.tables import BUILT_TABLES, TABLE_STAGE, table_pieces
 
     present = {s for s in TABLE_STAGE.values() if settings.present(s)}
     out = {}
@@ -301,12 +301,12 @@ def figure_jobs(config_path: str | os.PathLike, settings: Settings, tables_dir: 
         if not set(spec.tables) <= have:
             continue
         paths = {t: str(tables_dir / f"{t}.csv") for t in spec.tables}
-        outputs = {name: (str(tables_dir / f"{name}.png"), str(tables_dir / f"{name}.pdf"))}
+        saved = (str(tables_dir / f"{name}.png"), str(tables_dir / f"{name}.pdf"))
         code = (
             PREAMBLE + script_imports("figure.py") + "\nimport yaml\n"
             "from onlinerank.config import load_settings\n"
             f"settings = load_settings(yaml.safe_load(open({str(config_path)!r})))\n"
-            f"draw_figures([{name!r}], {paths!r}, settings, {outputs!r})\n"
+            f"draw_figures([{name!r}], {paths!r}, settings, {{{name!r}: {saved!r}}})\n"
         )
         out[name] = run_seconds(code)
     return out
@@ -314,7 +314,7 @@ def figure_jobs(config_path: str | os.PathLike, settings: Settings, tables_dir: 
 
 def closed_form_seconds(settings: Settings, stage: str) -> float:
     """Work of ``stage``'s aggregate job for its closed-form cells (theory §4.6)."""
-    from onlinerank.tables import closed_form_rows
+    from onlinerank.sim_tables import closed_form_rows
 
     t0 = clock()
     for cell in cells_of(settings, stage):

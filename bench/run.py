@@ -42,7 +42,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from onlinerank import Game, OnlineRank, make_adversary
+from onlinerank import Game, OnlineRank
+from onlinerank.adversaries.uniform import UniformAdversary
 from onlinerank.logweights import LogWeights
 from onlinerank.samplers import plackett_luce, plackett_luce_rows, quicksort, quicksort_rows
 from onlinerank.simulate import simulate
@@ -194,7 +195,7 @@ def _sim_seconds(n: int, T: int, sample: bool) -> float:
     t0 = time.perf_counter()
     simulate(
         OnlineRank(sampler="plackett-luce", eta="paper"),
-        make_adversary("uniform"),
+        UniformAdversary(),
         Game(n=n, T=T),
         reps=ENGINE_REPS,
         K=20,

@@ -47,7 +47,7 @@ def ignore_for_copy(directory: str, names: list[str]) -> set[str]:
 
 
 def _deterministic_tables() -> list[str]:
-    from onlinerank.table_schemas import TABLE_STAGE
+    from onlinerank.tables import TABLE_STAGE
 
     return sorted(t for t in TABLE_STAGE if t != "runtime")  # runtime: wall clock
 

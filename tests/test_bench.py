@@ -46,7 +46,7 @@ def test_the_estimate_plans_every_shipped_config(config):
     table pieces to the tables' pieces."""
     from onlinerank.cells import STAGES, cells_of, groups_of
     from onlinerank.config import load_settings
-    from onlinerank.table_schemas import BUILT_TABLES, TABLE_STAGE, table_pieces
+    from onlinerank.tables import BUILT_TABLES, TABLE_STAGE, table_pieces
 
     p = python_m("bench.estimate", str(config), "--plan", "--json", timeout=300)
     assert p.returncode == 0, p.stderr[-3000:]

@@ -27,23 +27,32 @@ from onlinerank import figures as F  # noqa: E402
 from onlinerank.claims import REGISTRY  # noqa: E402
 from onlinerank.claims.registry import Claim  # noqa: E402
 from onlinerank.config import load_settings  # noqa: E402
-from onlinerank.plotting import draw  # noqa: E402
-from onlinerank.table_schemas import TABLE_STAGE, make_table  # noqa: E402
+from onlinerank.drawing import draw  # noqa: E402
+from onlinerank.tables import TABLE_STAGE, make_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-#: the smoke tier's settings (the one validator: what the figure jobs are handed)
-CONFIG = load_settings(yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text()))
+#: the smoke tier's config file and its settings (the one validator: what the figure jobs are handed)
+CONFIG_PATH = ROOT / "config" / "smoke.yaml"
+CONFIG = load_settings(yaml.safe_load(CONFIG_PATH.read_text()))
 LEARNERS = ["onlinerank-pl", "onlinerank-qs"]
 
 
 # --- the catalog ---------------------------------------------------------------------------------
 
 
-def test_every_module_of_the_package_is_a_figure_of_the_catalog():
-    modules = sorted(p.stem for p in Path(F.__file__).parent.glob("*.py") if not p.stem.startswith("_"))
-    assert list(F.FIGURES) == modules and len(modules) >= 18
+def test_every_module_of_the_package_declares_a_figure_of_the_catalog():
+    """Each module of the package (but the contract, base.py) declares one figure, drawn by a
+    function of that module."""
+    modules = sorted(
+        p.stem
+        for p in Path(F.__file__).parent.glob("*.py")
+        if not p.stem.startswith("_") and p.stem != "base"
+    )
+    assert sorted(m.__name__.rsplit(".", 1)[1] for m in F.MODULES) == modules and len(modules) >= 18
+    declared = sorted(spec.draw.__module__.rsplit(".", 1)[1] for spec in F.FIGURES.values())
+    assert declared == modules
     for name, spec in F.FIGURES.items():
-        assert spec.name == name and callable(F.plot_function(name))
+        assert spec.name == name and F.plot_function(name) is spec.draw
 
 
 def test_every_figure_names_registered_claims_and_existing_tables():
@@ -95,14 +104,19 @@ def test_the_claim_figure_link_is_stated_once_in_the_catalog():
 def test_importing_the_catalog_imports_no_plotting_or_symbolic_library():
     """The Snakefile and the claims report read the catalog: it imports the figure modules but
     none of what they draw with (matplotlib, scipy, sympy): of the package (whose facade imports
-    nothing), only the plotting helpers, the files' reader and the closed forms some figures
-    draw (``bounds``, and ``feedback`` and ``results`` beneath them)."""
+    nothing), only the registry, the plotting helpers (and the stamp's provenance), the files'
+    reader, the closed forms some figures draw (``bounds``, and ``cited_bounds``, ``feedback`` and
+    ``results`` beneath them) and the timings' fits (numpy only)."""
     light = (
+        "onlinerank.registry",
         "onlinerank.plotting",
+        "onlinerank.provenance",
         "onlinerank.io",
         "onlinerank.results",
         "onlinerank.bounds",
+        "onlinerank.cited_bounds",
         "onlinerank.feedback",
+        "onlinerank.timing_fits",
     )
     code = (
         "import sys, onlinerank; before = set(sys.modules); import onlinerank.figures;"
@@ -143,7 +157,7 @@ def test_the_docs_page_lists_every_figure_of_the_catalog():
 
 
 def _bound_rows(cells: list[tuple[str, int, int]], Ts: list[int]) -> list[dict]:
-    """Rows of a bounds table (onlinerank.tables.bounds_rows' columns) for (family, n, k) x T."""
+    """Rows of a bounds table (onlinerank.tables.stage_bounds.bounds_rows' columns) for (family, n, k) x T."""
     from onlinerank import bounds
     from onlinerank.feedback import family_M
 
@@ -496,22 +510,19 @@ _DRAW_ALONE = """
 import json, sys
 import yaml
 from onlinerank.config import load_settings
-from onlinerank.plotting import draw_figures
+from onlinerank.drawing import draw_figures
 names, paths, config_path, outputs = json.loads(sys.argv[1])
-settings = load_settings(yaml.safe_load(open(config_path)))
+settings = load_settings(yaml.safe_load(open(config_path).read()))
 draw_figures(names, paths, settings, {k: tuple(v) for k, v in outputs.items()})
 """
-
-
-SMOKE_CONFIG = str(ROOT / "config" / "smoke.yaml")
 
 
 def test_a_figure_drawn_after_others_in_one_process_is_the_figure_drawn_alone(tables, tmp_path):
     """A figure job draws its batch in one process: each figure's PNG and PDF are byte for byte
     those of the figure drawn alone in a fresh process (the figures of a batch share their table
     files, not their rows, nor any state)."""
+    from onlinerank.drawing import draw_figures
     from onlinerank.io import write_csv
-    from onlinerank.plotting import draw_figures
 
     names = ["spearman_vs_n", "spearman_correlation"]  # both read sim_spearman
     paths = {}
@@ -521,9 +532,9 @@ def test_a_figure_drawn_after_others_in_one_process_is_the_figure_drawn_alone(ta
     batch = {f: (str(tmp_path / f"batch_{f}.png"), str(tmp_path / f"batch_{f}.pdf")) for f in names}
     draw_figures(names, paths, CONFIG, batch)
     alone = {"spearman_correlation": [str(tmp_path / "alone.png"), str(tmp_path / "alone.pdf")]}
-    argument = json.dumps([["spearman_correlation"], paths, SMOKE_CONFIG, alone])
+    job = json.dumps([["spearman_correlation"], paths, str(CONFIG_PATH), alone])
     subprocess.run(
-        [sys.executable, "-c", _DRAW_ALONE, argument],
+        [sys.executable, "-c", _DRAW_ALONE, job],
         check=True,
         cwd=ROOT,
     )

@@ -17,7 +17,7 @@ from onlinerank.cells import cells_of, run_block
 from onlinerank.config import load_settings
 from onlinerank.iid_regret import abs_sum_mean, check_law, expected_best, expected_loss, expected_regret
 from onlinerank.lowerbound import exact_regret
-from onlinerank.tables import aggregate, closed_form_rows
+from onlinerank.sim_tables import aggregate, closed_form_rows
 from onlinerank.worst_case import dp_learner, family_actions, play_regret
 
 UNIFORM = make_adversary("uniform")

@@ -11,7 +11,7 @@ import pytest
 from onlinerank import lowerbound
 from onlinerank.lower_tables import T_grid, abg_rows, exact_curve_rows, frequency_rows, hc_rows, minimum_rows
 from onlinerank.settings import Curves, Frequencies, HcGrid, Horizons, Route
-from onlinerank.table_schemas import columns
+from onlinerank.tables import columns
 
 LN2 = math.log(2)
 

@@ -26,7 +26,7 @@ from onlinerank.learners import LEARNERS, make_learner
 from onlinerank.learners.onlinerank import OnlineRank
 from onlinerank.samplers import quicksort
 from onlinerank.simulate import simulate
-from onlinerank.table_schemas import columns
+from onlinerank.tables import columns
 
 sys.path.insert(0, str(ROOT / "workflow"))  # the package mutants: a testing device, not installed
 from mutants import learners as mutant_learners  # noqa: E402

@@ -81,7 +81,7 @@ def test_without_root_the_installed_package_is_used_and_paths_are_absolute(tmp_p
     monkeypatch.chdir(tmp_path)  # outside the package: absolute paths
     got = code_inputs(PACKAGE_DIR / "results.py")
     assert got == [str(PACKAGE_DIR / "results.py")]  # it imports only numpy and the stdlib
-    closure = code_inputs(PACKAGE_DIR / "tables.py")
+    closure = code_inputs(PACKAGE_DIR / "sim_tables.py")
     for mod in ("cells.py", "io.py", "results.py", "game.py", "__init__.py"):
         assert str(PACKAGE_DIR / mod) in closure
     assert str(PACKAGE_DIR / "plotting.py") not in closure

@@ -222,10 +222,10 @@ def test_a_learner_parameter_left_out_is_the_constructors_default():
 def test_the_recorded_rate_is_exactly_the_papers_eta_when_the_learner_ran_at_it(tmp_path):
     """``ran_at_paper_eta`` recomputes η_p with the learner's own function from the row's n, T,
     M, family and k after a round trip through a table file: bit-equal at η_p, not at η*."""
+    from onlinerank.bounds import ran_at_paper_eta
     from onlinerank.cells import cells_of, run_block
     from onlinerank.io import read_table, write_csv
-    from onlinerank.learners.onlinerank import ran_at_paper_eta
-    from onlinerank.tables import aggregate
+    from onlinerank.sim_tables import aggregate
 
     cfg = bare()
     cfg["upper"]["experiments"][0].update(family="kchoice", n=[7, 10], k=[1, 3], T=[5, 13])
@@ -315,14 +315,14 @@ def test_no_default_is_restated_in_the_code():
         "../../workflow/mutants/table.py": ['"seed": tier["seed"], "claims": tier["claims"]'],
         "timing.py": ["budget, repeats = sec.seconds_per_point, sec.repeats"],
         "learners/onlinerank.py": ['_param(spec, "sampler")'] * 2 + ['_param(s, "sampler") == sampler'],
-        "claims/common.py": ['spec.param("sampler")'],
+        "claims/common.py": ["cls.configured_sampler(", "cls.configured_rate("],
     }
     for name, needles in reads.items():
         text = (SRC / name).read_text()
         for needle in set(needles):
             assert text.count(needle) >= needles.count(needle), (name, needle)
     common = (SRC / "claims" / "common.py").read_text()
-    assert 'spec.param("eta") == "paper"' in common
+    assert '_configured_rate(ctx, label) == "paper"' in common
 
 
 BENCH = SRC.parents[1] / "bench"

@@ -174,7 +174,7 @@ def test_the_profile_plans_the_full_dag_of_every_tier(tier):
         # a table and its pieces are one connected component of the group
         assert members["simulate"] + members["table"] <= max(prof["group-components"].values())
     tables = sum(g.get("table", 0) for g in groups)
-    from onlinerank.table_schemas import TABLE_STAGE
+    from onlinerank.tables import TABLE_STAGE
 
     config = yaml.safe_load((ROOT / tier).read_text())
     assert tables + alone["table"] == sum(

@@ -298,7 +298,7 @@ def test_two_independent_timing_runs_lie_within_each_others_intervals():
     from onlinerank.claims import REGISTRY
     from onlinerank.claims.report import evaluate
     from onlinerank.config import load_settings
-    from onlinerank.table_schemas import make_table
+    from onlinerank.tables import make_table
 
     cfg = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
     cfg["runtime"] = {

@@ -122,7 +122,7 @@ def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, smoke_settings, 
     # a leaf module: the tables made from it (the DP's, and the comparison and tightness tables of
     # worst_case_tables.py, which imports it) and what reads them; no simulation, no other table
     jobs = edited("src/onlinerank/worst_case.py")
-    from onlinerank.table_schemas import table_pieces
+    from onlinerank.tables import table_pieces
 
     pieces = sum(len(table_pieces(t, smoke_settings)) for t in ("worst_case_learners", "tightness"))
     assert jobs.get("table") == 3 and jobs.get("table_piece") == pieces > 0 and jobs.get("claims") == 1

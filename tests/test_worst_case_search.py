@@ -264,7 +264,8 @@ def test_tightness_rows(smoke_tables):
 
 
 def test_figures_render_from_the_tables(smoke_tables, section_settings, tmp_path):
-    from onlinerank.plotting import draw, save_figure, style
+    from onlinerank.drawing import draw
+    from onlinerank.plotting import save_figure, style
 
     cmp_rows, tight_rows = smoke_tables
     for name, rows in (("worst_case_learners", cmp_rows), ("tightness", tight_rows)):
@@ -323,10 +324,10 @@ def test_largest_ratio_rows_picks_the_maximum_per_n():
 
 
 def test_pipeline_tables_are_these_rows(smoke_tables, tmp_path):
-    """The pipeline's tables (built as onlinerank.table_schemas declares) are these rows, with the
+    """The pipeline's tables (built as onlinerank.tables declares) are these rows, with the
     declared columns."""
     from onlinerank.io import read_table, write_csv
-    from onlinerank.table_schemas import columns, make_table
+    from onlinerank.tables import columns, make_table
 
     cmp_rows, tight_rows = smoke_tables
     settings = load_settings(with_worst_case(copy.deepcopy(SMOKE)))
@@ -343,7 +344,7 @@ def test_the_pieces_of_the_worst_case_tables_are_the_whole_tables(section_settin
     """Each piece of worst_case_learners (a learner) and of tightness (a point of its grid) is an
     independent job; their files pooled in order are byte for byte the table written whole."""
     from onlinerank.io import concat_csv, write_csv
-    from onlinerank.table_schemas import make_table, table_pieces
+    from onlinerank.tables import make_table, table_pieces
 
     config = section_settings
     assert table_pieces("worst_case_learners", config) == SMOKE["learners"]

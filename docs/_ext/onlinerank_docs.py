@@ -1,5 +1,5 @@
 """Sphinx extension of the onlinerank docs: the config reference from the schema, the figure
-catalog from ``onlinerank.figures``, the tables' columns from ``onlinerank.table_schemas``, and the
+catalog from ``onlinerank.figures``, the tables' columns from ``onlinerank.tables``, and the
 checks that make the build fail on an undocumented
 public function or config key (with its name)."""
 
@@ -126,21 +126,22 @@ class FigureCatalog(Directive):
 
 
 class TableReference(Directive):
-    """``table-reference``: every table of the pipeline from its schema
-    (:mod:`onlinerank.table_schemas`): what it holds, the config section that makes it, its builder,
-    and each column with its meaning and unit."""
+    """``table-reference``: every table of the pipeline from its declaration
+    (:mod:`onlinerank.tables`): what it holds, the config section that makes it, its builder, and
+    each column with its meaning and unit."""
 
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        from onlinerank.table_schemas import SCHEMAS
+        from onlinerank.tables import TABLES
 
         out: list[nodes.Node] = []
-        for name, schema in SCHEMAS.items():
+        for name, schema in TABLES.items():
             section = nodes.section(ids=[f"table-{name}"])
             section += nodes.title(text=name)
             made = f"config section `{schema.stage}`" if schema.stage else "every tier"
-            built = f"builder `onlinerank.{schema.builder.replace(':', '.')}`" if schema.builder else ""
+            build = schema.build
+            built = f"builder `{build.__module__}.{build.__name__}`" if build is not None else ""
             para = nodes.paragraph()
             para += nodes.Text(f"{schema.description} Made by {made}" + (f"; {built}." if built else "."))
             section += para

@@ -39,12 +39,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import mpmath
 import sympy as sp
 from sympy.series.gruntz import gruntz
+
+from .cited_bounds import CITED_BOUNDS, FPL, HEDGE, PERMELEARN, CitedBound
 
 __all__ = [
     "COMPARISONS",
@@ -71,26 +73,13 @@ _RHO = sp.Symbol("rho", positive=True)
 LN2 = sp.log(2)
 LNFACT = sp.loggamma(n + 1)
 
-#: every (method, family) whose bound the comparison table has
-COMPARISONS = tuple(
-    (m, f) for m in ("hedge", "fpl", "permelearn") for f in ("single", "kchoice", "subset", "spearman")
-)
-#: the paper's claimed factors (theory §3.3 [P]) in SymPy syntax over n, k; the same table as
-#: :func:`onlinerank.bounds.claimed_factor` (tied by :func:`cross_check`)
-CLAIMED_FACTOR = {
-    ("hedge", "single"): "sqrt(log(n))",
-    ("hedge", "kchoice"): "sqrt(k*log(n))",
-    ("hedge", "subset"): "sqrt(n*log(n))",
-    ("hedge", "spearman"): "sqrt(n*log(n))",
-    ("fpl", "single"): "1",
-    ("fpl", "kchoice"): "sqrt(k)",
-    ("fpl", "subset"): "sqrt(n)",
-    ("fpl", "spearman"): "sqrt(n)",
-    ("permelearn", "single"): "sqrt(log(n))",
-    ("permelearn", "kchoice"): "sqrt(log(n))",
-    ("permelearn", "subset"): "sqrt(log(n))",
-    ("permelearn", "spearman"): "sqrt(log(n))",
-}
+#: every (method, family) whose bound the comparison table has (the cited bounds' declarations,
+#: :data:`onlinerank.cited_bounds.CITED_BOUNDS`)
+COMPARISONS = tuple((m, f) for m, cited in CITED_BOUNDS.items() for f in cited.claimed)
+#: the paper's claimed factors (theory §3.3 [P]) in SymPy syntax over n, k, as the declarations
+#: state them; the numbers of :func:`onlinerank.bounds.claimed_factor` come from the same
+#: declarations (tied by :func:`cross_check`)
+CLAIMED_FACTOR = {(m, f): CITED_BOUNDS[m].claimed[f].expression for m, f in COMPARISONS}
 #: the largest relative difference allowed between the expressions and the table's numbers
 CROSS_CHECK_RTOL = 1e-12
 #: where monotonicity in n is not proven, c is the minimum over n <= GRID_MAX_N and the limit
@@ -130,24 +119,45 @@ def _chosen(family: str, parity: str) -> sp.Expr:
     return {"single": sp.Integer(1), "kchoice": k, "subset": _floors(parity)["half"]}[family]
 
 
+def _hedge_bound(family: str, parity: str) -> sp.Expr:
+    """Hedge over the n! rankings, ``L sqrt(T ln(n!)/2)`` (theory §3.3)."""
+    L = (n**3 - n) / 6 if family == "spearman" else _family_M(family, parity)
+    return L * sp.sqrt(T * LNFACT / 2)
+
+
+def _fpl_bound(family: str, parity: str) -> sp.Expr:
+    """FPL, ``2 sqrt(D R A T)`` (theory §3.3)."""
+    spearman = family == "spearman"
+    R = (n**3 - n) / 6 if spearman else _family_M(family, parity)
+    A = n * (n + 1) / 2 if spearman else _chosen(family, parity)
+    return 2 * sp.sqrt(_floors(parity)["D"] * R * A * T)
+
+
+def _permelearn_bound(family: str, parity: str) -> sp.Expr:
+    """PermELearn, ``c (sqrt(2 L_est n ln n) + n ln n)`` (theory §3.3)."""
+    spearman = family == "spearman"
+    scale = (n - 1) ** 2 if spearman else n - 1
+    l_est = T * n / 4 if spearman else T * _chosen(family, parity) / 2
+    return scale * (sp.sqrt(2 * l_est * n * sp.log(n)) + n * sp.log(n))
+
+
+#: each cited bound's formula as a SymPy expression (theory §3.3)
+_BASELINE_BOUND: dict[CitedBound, Callable[[str, str], sp.Expr]] = {
+    HEDGE: _hedge_bound,
+    FPL: _fpl_bound,
+    PERMELEARN: _permelearn_bound,
+}
+
+
 def baseline_bound(method: str, family: str, parity: str) -> sp.Expr:
-    """The baseline's regret bound as a SymPy expression in n, k, T (theory §3.3): Hedge
+    """The cited baseline's regret bound as a SymPy expression in n, k, T (theory §3.3): Hedge
     ``L sqrt(T ln(n!)/2)``, FPL ``2 sqrt(D R A T)``, PermELearn ``c (sqrt(2 L_est n ln n) + n ln n)``;
     the same forms as :func:`onlinerank.bounds.comparison_bound`."""
-    M = _family_M(family, parity)
-    spearman = family == "spearman"
-    if method == "hedge":
-        L = (n**3 - n) / 6 if spearman else M
-        return L * sp.sqrt(T * LNFACT / 2)
-    if method == "fpl":
-        R = (n**3 - n) / 6 if spearman else M
-        A = n * (n + 1) / 2 if spearman else _chosen(family, parity)
-        return 2 * sp.sqrt(_floors(parity)["D"] * R * A * T)
-    if method == "permelearn":
-        scale = (n - 1) ** 2 if spearman else n - 1
-        l_est = T * n / 4 if spearman else T * _chosen(family, parity) / 2
-        return scale * (sp.sqrt(2 * l_est * n * sp.log(n)) + n * sp.log(n))
-    raise ValueError(f"method must be hedge, fpl or permelearn, got {method!r}")
+    cited = CITED_BOUNDS.get(method)
+    if cited is None:
+        raise ValueError(f"method must be one of {', '.join(CITED_BOUNDS)}, got {method!r}")
+    _family_M(family, parity)  # a family of the comparison (ValueError naming it otherwise)
+    return _BASELINE_BOUND[cited](family, parity)
 
 
 def claimed_expression(method: str, family: str, claimed: str | None = None) -> sp.Expr:
@@ -616,7 +626,6 @@ def cross_check(result: OmegaResult, rows: Iterable[Mapping]) -> tuple[float, in
     """The largest relative difference between ``result``'s expression and the rows' numbers
     ``ratio_over_claimed`` (rows of :func:`onlinerank.comparison.bound_comparison_rows` of the
     same method and family; 50-digit evaluation), and the number of rows compared (theory §3.3)."""
-    import mpmath
 
     fns = {c["case"]: sp.lambdify((n, k, T), c["expression"], modules="mpmath") for c in result.cases}
     worst, count = 0.0, 0

@@ -12,11 +12,13 @@ condition ``eta <= 1`` (``eta * max|s_u - s_v| <= 1``) is unnecessary.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .cited_bounds import CITED_BOUNDS, FPL, HEDGE, PERMELEARN, CitedBound
 from .feedback import family_M
 
 __all__ = [
@@ -24,6 +26,8 @@ __all__ = [
     "eta_paper",
     "eta_optimal",
     "resolve_eta",
+    "eta_text",
+    "ran_at_paper_eta",
     "corollary32_stated_M",
     "rate_parameter",
     "theorem31",
@@ -96,6 +100,28 @@ def resolve_eta(eta: str | float, n: int, T: int, M: float, family: str = "", k:
     if eta == "optimal":
         return float(eta_optimal(n, T, M))
     return cast(float, eta)  # not a word: rate_parameter returned a float
+
+
+def eta_text(eta: str | float | None) -> str:
+    """A learning-rate rule of :func:`resolve_eta` as written in legends and titles (theory §3.2):
+    the paper's η_p, η* or a number."""
+    if eta in (None, "paper"):
+        return "η_p"
+    if eta == "optimal":
+        return "η*"
+    try:
+        return f"η = {float(eta):g}"
+    except (TypeError, ValueError):
+        return f"η = {eta}"
+
+
+def ran_at_paper_eta(r: Mapping) -> bool:
+    """Whether a simulation table's row ran at the paper's rate η_p = n sqrt(ln 2/(T M)) (theory
+    §3.2): its recorded ``eta`` (the rate the learner resolved) equals the one
+    :func:`resolve_eta` gives for ``"paper"`` at the row's n, T, M, family and k.  The same
+    computation on the same numbers (the table keeps floats exactly), so equality is exact; NaN (a
+    learner without a rate) is never equal."""
+    return r["eta"] == resolve_eta("paper", int(r["n"]), int(r["T"]), float(r["M"]), r["family"], int(r["k"]))
 
 
 def theorem31_sharp(
@@ -368,15 +394,26 @@ def yasutake_bound(n: ArrayLike, T: ArrayLike) -> float | np.ndarray:
     return nn * nn * np.sqrt(np.asarray(T, dtype=np.float64) * np.log(nn))
 
 
+def _cited(method: str) -> CitedBound:
+    """The declaration of the cited bound ``method`` (:data:`onlinerank.cited_bounds.CITED_BOUNDS`)."""
+    try:
+        return CITED_BOUNDS[method]
+    except KeyError:
+        raise ValueError(f"unknown method {method!r}; choose {', '.join(CITED_BOUNDS)}") from None
+
+
+#: each cited bound's formula for a named family (theory §3.3)
+_FAMILY_BOUND: dict[CitedBound, Callable[..., float | np.ndarray]] = {
+    HEDGE: hedge_bound_family,
+    FPL: fpl_bound_family,
+    PERMELEARN: permelearn_bound_family,
+}
+
+
 def comparison_bound(method: str, family: str, n: ArrayLike, T: ArrayLike, k: int = 1) -> float | np.ndarray:
-    """The regret bound of ``method`` in {"hedge", "fpl", "permelearn"} for a named family."""
-    if method == "hedge":
-        return hedge_bound_family(family, n, T, k)
-    if method == "fpl":
-        return fpl_bound_family(family, n, T, k)
-    if method == "permelearn":
-        return permelearn_bound_family(family, n, T, k)
-    raise ValueError(f"unknown method {method!r}; choose hedge, fpl or permelearn")
+    """The regret bound of the cited baseline ``method`` (:data:`onlinerank.cited_bounds.CITED_BOUNDS`)
+    for a named family."""
+    return _FAMILY_BOUND[_cited(method)](family, n, T, k)
 
 
 def ratio_to_theorem31(
@@ -390,27 +427,12 @@ def ratio_to_theorem31(
 
 def claimed_factor(method: str, family: str, n: ArrayLike, k: int = 1) -> float | np.ndarray:
     """The growth of :func:`ratio_to_theorem31` claimed in the paper (theory §3.3 [P]), without
-    constants: Hedge ``sqrt(log n)`` single, ``sqrt(k log n)`` k-choice, ``sqrt(n log n)``
-    subsets and Spearman; FPL ``sqrt(k)`` (binary k-choice, 1 single), ``sqrt(n)`` subsets and
-    Spearman (``n^{3.5}`` vs ``n^3``); PermELearn ``sqrt(log n)`` (for ``T >> n log n``, where
-    HW's additive ``n ln n`` term is negligible)."""
-    nn = np.asarray(n, dtype=np.float64)
-    ln = np.log(nn)
-    table = {
-        ("hedge", "single"): np.sqrt(ln),
-        ("hedge", "kchoice"): np.sqrt(k * ln),
-        ("hedge", "subset"): np.sqrt(nn * ln),
-        ("hedge", "spearman"): np.sqrt(nn * ln),
-        ("fpl", "single"): np.ones_like(nn),
-        ("fpl", "kchoice"): np.sqrt(k) * np.ones_like(nn),
-        ("fpl", "subset"): np.sqrt(nn),
-        ("fpl", "spearman"): np.sqrt(nn),
-        ("permelearn", "single"): np.sqrt(ln),
-        ("permelearn", "kchoice"): np.sqrt(ln),
-        ("permelearn", "subset"): np.sqrt(ln),
-        ("permelearn", "spearman"): np.sqrt(ln),
-    }
-    try:
-        return table[(method, family)]
-    except KeyError:
-        raise ValueError(f"no claimed factor for ({method!r}, {family!r})") from None
+    constants, as its declaration states it (:class:`onlinerank.cited_bounds.ClaimedFactor`):
+    Hedge ``sqrt(log n)`` single, ``sqrt(k log n)`` k-choice, ``sqrt(n log n)`` subsets and
+    Spearman; FPL ``sqrt(k)`` (binary k-choice, 1 single), ``sqrt(n)`` subsets and Spearman
+    (``n^{3.5}`` vs ``n^3``); PermELearn ``sqrt(log n)`` (for ``T >> n log n``, where HW's
+    additive ``n ln n`` term is negligible)."""
+    factor = _cited(method).claimed.get(family)
+    if factor is None:
+        raise ValueError(f"no claimed factor for ({method!r}, {family!r})")
+    return factor.value(np.asarray(n, dtype=np.float64), k)

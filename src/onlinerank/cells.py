@@ -17,18 +17,14 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
-from .adversaries import make_adversary
+from .adversaries import ADVERSARIES, make_adversary
 from .game import Game
-from .learners import make_learner
+from .learners import LEARNERS, make_learner
 from .results import SimResult
+from .settings import STAGES, Settings
 from .simulate import simulate
-from .table_schemas import STAGES
-
-if TYPE_CHECKING:
-    from .settings import Settings
-
 
 __all__ = [
     "STAGES",
@@ -40,6 +36,7 @@ __all__ = [
     "stage_cells",
     "groups_of",
     "find_group",
+    "group_plugins",
     "run_block",
     "run_group_block",
 ]
@@ -196,6 +193,15 @@ def find_group(settings: Settings, group: str) -> list[Cell]:
         if cells:
             return cells
     raise KeyError(f"no cells {group!r} in the config")
+
+
+def group_plugins(settings: Settings, group: str) -> list[type]:
+    """The learner and adversary classes the cells of job directory ``group`` play (the code a
+    simulate job runs besides the engine, :func:`onlinerank.pipeline.step_code`)."""
+    cells = find_group(settings, group)
+    classes = [LEARNERS[settings.learners[c.learner].name] for c in cells]
+    classes.append(ADVERSARIES[settings.adversaries[cells[0].adversary].name])
+    return list(dict.fromkeys(classes))
 
 
 def run_block(

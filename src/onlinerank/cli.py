@@ -17,6 +17,16 @@ import sys
 import time
 from typing import NoReturn
 
+from . import bounds
+from .adversaries import ADVERSARIES, make_adversary
+from .adversaries.trace import FORMATS as TRACE_FORMATS
+from .adversaries.trace import TraceAdversary, read_trace
+from .adversaries.uniform import UniformAdversary
+from .game import Game
+from .learners import LEARNERS, Learner, make_learner, paper_algorithm
+from .learners.onlinerank import SAMPLERS
+from .simulate import simulate
+
 __all__ = ["main", "estimate_memory", "available_memory", "estimate_seconds"]
 
 EPILOG = """examples:
@@ -121,12 +131,17 @@ def _eta(text: str):
     return v
 
 
-def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
-    from .adversaries import ADVERSARIES
-    from .adversaries.trace import FORMATS as TRACE_FORMATS
-    from .learners import LEARNERS
-    from .learners.onlinerank import SAMPLERS
+def _buildable(cls: type) -> bool:
+    """Whether the command line can build the adversary class ``cls`` with no parameter (the trace
+    adversary, for one, needs a log: ``--trace FILE``)."""
+    try:
+        cls()
+    except (TypeError, ValueError):
+        return False
+    return True
 
+
+def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     p = _Parser(
         prog="onlinerank",
         description=(
@@ -176,10 +191,10 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     s.add_argument(
         "--learner",
         action=_Once,
-        default="onlinerank",
+        default=paper_algorithm(),
         choices=sorted(LEARNERS),
-        help="registered learner, with its default parameters (default: onlinerank; --sampler and "
-        "--eta are OnlineRank's)",
+        help=f"registered learner, with its default parameters (default: {paper_algorithm()}; "
+        "--sampler and --eta are OnlineRank's)",
     )
     s.add_argument(
         "--sampler",
@@ -190,16 +205,16 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     )
     game_args(s, "horizon (rounds, >= 1); with --trace at most the log's rounds (default: all of them)")
     # the adversaries the command line can build: a family it offers, no required parameter
-    # (trace replays a log file: --trace FILE)
+    # (the trace adversary replays a log file: --trace FILE)
     usable = sorted(
-        name for name, cls in ADVERSARIES.items() if set(cls.families) & set(FAMILY_K) and name != "trace"
+        name for name, cls in ADVERSARIES.items() if set(cls.families) & set(FAMILY_K) and _buildable(cls)
     )
     s.add_argument(
         "--adversary",
         action=_Once,
         default=None,
         choices=usable,
-        help="feedback source (default: uniform)",
+        help=f"feedback source (default: {UniformAdversary.name})",
     )
     s.add_argument(
         "--trace",
@@ -258,41 +273,45 @@ def _check_k(args, parser: argparse.ArgumentParser) -> int:
     return args.k
 
 
+def _runs_paper_algorithm(args) -> bool:
+    """Whether ``--learner`` is the paper's algorithm (its class declares ``paper_algorithm``)."""
+    return LEARNERS[args.learner].paper_algorithm
+
+
 def _check_learner(args, parser: argparse.ArgumentParser) -> None:
     """``--sampler`` and ``--eta`` are OnlineRank's parameters: given with another ``--learner``
     they would be ignored, so they are an error naming the option."""
-    if args.learner == "onlinerank":
+    if _runs_paper_algorithm(args):
         return
     given = getattr(args, "_given", {})
     for dest, option in (("sampler", "--sampler"), ("eta", "--eta")):
         if dest in given:
             parser.error(
-                f"argument {option}: only used with --learner onlinerank (--learner {args.learner} "
-                "runs with its default parameters); drop it"
+                f"argument {option}: only used with --learner {paper_algorithm()} (--learner "
+                f"{args.learner} runs with its default parameters); drop it"
             )
 
 
 def _adversary_bytes(n: int, reps: int, adversary: str) -> int:
     """The working memory the registered adversary ``adversary`` declares (0 for other names)."""
-    from .adversaries import ADVERSARIES
-
     cls = ADVERSARIES.get(adversary)
     return 0 if cls is None else int(cls.memory_bytes(n, reps))
 
 
 def _learner_bytes(n: int, reps: int, learner: str) -> int:
     """The working memory the registered learner ``learner`` declares (0 for other names)."""
-    from .learners import LEARNERS
-
     cls = LEARNERS.get(learner)
     return 0 if cls is None else int(cls.memory_bytes(n, reps))
 
 
-def estimate_memory(n: int, reps: int, adversary: str = "uniform", learner: str = "onlinerank") -> int:
+def estimate_memory(n: int, reps: int, adversary: str | None = None, learner: str | None = None) -> int:
     """Conservative peak memory (bytes) of ``onlinerank simulate`` for ``n`` items and ``reps``
-    replicates of ``learner`` against ``adversary`` (theory §1: the game's sizes; the model and its
-    measurements are above the constants): a fixed part, a part per replicate and item, and the
-    working memory the adversary and the learner declare (their ``memory_bytes``)."""
+    replicates of ``learner`` (default the paper's algorithm) against ``adversary`` (default the
+    command line's, the uniform one) (theory §1: the game's sizes; the model and its measurements
+    are above the constants): a fixed part, a part per replicate and item, and the working memory
+    the adversary and the learner declare (their ``memory_bytes``)."""
+    adversary = UniformAdversary.name if adversary is None else adversary
+    learner = paper_algorithm() if learner is None else learner
     own = _adversary_bytes(n, reps, adversary) + _learner_bytes(n, reps, learner)
     return FIXED_BYTES + BYTES_PER_REP_ITEM * reps * n + own
 
@@ -335,7 +354,7 @@ def _size(b: float) -> str:
 
 
 def _check_memory(args, parser: argparse.ArgumentParser) -> None:
-    learner = getattr(args, "learner", "onlinerank")
+    learner = getattr(args, "learner", None) or paper_algorithm()
     need = estimate_memory(args.n, args.reps, args.adversary, learner)
     have = available_memory()
     if need > have:
@@ -446,8 +465,6 @@ class Progress:
 def _trace_rounds(args, k: int, parser: argparse.ArgumentParser) -> int:
     """Read and validate the whole ``--trace`` log (as the pipeline's trace adversary does); its
     number of rounds.  A malformed line is one error naming the file and the line number."""
-    from .adversaries.trace import read_trace
-
     if args.adversary is not None:
         parser.error("argument --trace: the log is the adversary; drop --adversary")
     try:
@@ -468,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
     trace = getattr(args, "trace", None)
     if trace is not None:
         rounds = _trace_rounds(args, k, cmd)
-        args.adversary = "trace"
+        args.adversary = TraceAdversary.name
         if args.T is None:
             args.T = rounds
         elif args.T > rounds:
@@ -476,10 +493,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.T is None:
         cmd.error("the following arguments are required: --T")
     if args.command == "simulate" and args.adversary is None:
-        args.adversary = "uniform"
-    from . import bounds
-    from .game import Game
-
+        args.adversary = UniformAdversary.name
     try:
         game = Game(n=args.n, T=args.T, family=args.family, k=k)
     except ValueError as e:  # pragma: no cover - the checks above come first
@@ -496,14 +510,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Theorem 3.1, optimal eta  {float(bounds.theorem31_optimal(game.n, game.T, game.M)):.6g}")
         return 0
 
-    from .adversaries import make_adversary
-    from .learners import Learner, make_learner
-    from .learners.onlinerank import OnlineRank
-    from .simulate import simulate
-
     try:
         if trace is not None:
-            adversary = make_adversary("trace", path=trace, format=args.trace_format)
+            adversary = make_adversary(TraceAdversary.name, path=trace, format=args.trace_format)
         else:
             adversary = make_adversary(args.adversary)
         adversary.check(game)
@@ -511,8 +520,8 @@ def main(argv: list[str] | None = None) -> int:
         cmd.error(f"argument {'--trace' if trace is not None else '--adversary'}: {e}")
     learner: Learner
     try:
-        if args.learner == "onlinerank":
-            learner = OnlineRank(sampler=args.sampler, eta=eta)
+        if _runs_paper_algorithm(args):
+            learner = make_learner(args.learner, sampler=args.sampler, eta=eta)
         else:
             learner = make_learner(args.learner)
         learner.check(game)
@@ -536,7 +545,7 @@ def main(argv: list[str] | None = None) -> int:
     se = float(reg.std(ddof=1) / math.sqrt(reg.size)) if reg.size > 1 else float("nan")
     source = f"trace {trace}" if trace is not None else f"{args.adversary} adversary"
     game_text = f"family={game.family} n={game.n} k={game.k} T={game.T} reps={args.reps} seed={args.seed}"
-    if args.learner == "onlinerank":
+    if _runs_paper_algorithm(args):
         print(f"OnlineRank ({args.sampler}) vs {source}: {game_text} eta={eta:.6g}")
     else:
         print(f"{args.learner} vs {source}: {game_text}")
@@ -547,7 +556,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_sample:
         real = res.realised_regret[:, -1]
         print(f"mean realised regret        {float(real.mean()):.6g}")
-    if args.learner == "onlinerank":
+    if _runs_paper_algorithm(args):
         print(f"Theorem 3.1 bound           {bound:.6g}  (C(n,2) ln2/eta + eta T M/2, M={game.M:g})")
         print(f"ratio regret / bound        {mean / bound:.4f}")
     else:

@@ -1,5 +1,6 @@
-"""The Section 4 comparison table: each baseline's regret bound over Theorem 3.1's, as n and k
-grow, next to the factor the paper claims (theory §3.3).  Closed forms only.
+"""The Section 4 comparison table: each cited baseline's regret bound
+(:data:`onlinerank.cited_bounds.CITED_BOUNDS`) over Theorem 3.1's, as n and k grow, next to the
+factor the paper claims (theory §3.3).  Closed forms only.
 
 The horizon grows with n, ``T = ceil(T_factor * n ln n)``, so every comparison is in the regime
 ``T >> n log n`` the paper means (PermELearn's bound has an additive ``n ln n`` term that a fixed
@@ -13,6 +14,7 @@ import math
 from typing import TYPE_CHECKING
 
 from . import bounds as B
+from .cited_bounds import CITED_BOUNDS
 from .feedback import family_M
 
 if TYPE_CHECKING:
@@ -20,21 +22,10 @@ if TYPE_CHECKING:
 
 __all__ = ["METHODS", "CLAIMED", "comparison_horizon", "bound_comparison_rows", "bound_comparison_markdown"]
 
-METHODS = ("hedge", "fpl", "permelearn")
-CLAIMED = {
-    ("hedge", "single"): "Ω(√log n)",
-    ("hedge", "kchoice"): "Ω(√(k log n))",
-    ("hedge", "subset"): "Ω(√(n log n))",
-    ("hedge", "spearman"): "Ω(√(n log n))",
-    ("fpl", "single"): "Θ(1)",
-    ("fpl", "kchoice"): "Ω(√k)",
-    ("fpl", "subset"): "Ω(√n)",
-    ("fpl", "spearman"): "Ω(√n)",
-    ("permelearn", "single"): "Ω(√log n)",
-    ("permelearn", "kchoice"): "Ω(√log n)",
-    ("permelearn", "subset"): "Ω(√log n)",
-    ("permelearn", "spearman"): "Ω(√log n)",
-}
+#: the cited baselines compared, in the order of the table (their declarations)
+METHODS = tuple(CITED_BOUNDS)
+#: the factor the paper claims for each (method, family), as text
+CLAIMED = {(m, f): c.text for m, cited in CITED_BOUNDS.items() for f, c in cited.claimed.items()}
 
 
 def comparison_horizon(n: int, t_factor: float) -> int:

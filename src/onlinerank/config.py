@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import difflib
 import math
-import os
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .adversaries import ADVERSARIES, make_adversary
 from .cells import STAGES, cell_game, cells_of, find_group, spec_params
-from .learners import LEARNERS, make_learner
+from .claims import stages_of, validate_registry
+from .config_file import output_dirs
+from .figures import CLAIMS_TABLE, FIGURES
+from .learners import LEARNERS, make_learner, paper_algorithm
 from .provenance import config_digest
 from .schema_validation import ConfigError, resolve_output_dirs, validate_schema
 from .settings import typed_settings
+from .tables import TABLE_STAGE
 from .worst_case import DP_FAMILIES, _check_size, dp_learner
 from .worst_case_tables import _max_n
 
@@ -48,16 +51,6 @@ __all__ = [
 
 def _fail(key: str, value, why: str) -> None:
     raise ConfigError(f"config error at {key}: {why} (got {value!r})")
-
-
-def output_dirs(path: str | os.PathLike) -> tuple[str, str]:
-    """``(results_dir, figures_dir)`` of the config file ``path`` as the pipeline resolves them
-    (read by :func:`onlinerank.config_file.read_config`: a key given twice is an error)."""
-    from .config_file import read_config
-
-    config = read_config(path)
-    resolve_output_dirs(config)
-    return config["results_dir"], config["figures_dir"]
 
 
 def load_settings(config: dict, schema_path: str | Path | None = None) -> Settings:
@@ -116,9 +109,6 @@ def validate_config(config: dict) -> Settings:
     _validate_grids(config)
     if settings.figure is not None:
         _validate_figure(settings, settings.figure)
-    # lazy: the claims modules import the tables' readers, which need a validated config only
-    from .claims import validate_registry
-
     try:
         validate_registry(settings)
     except ValueError as e:
@@ -128,10 +118,6 @@ def validate_config(config: dict) -> Settings:
 
 def _validate_figure(settings: Settings, name: str) -> None:
     """The run option ``figure``: a figure of the catalog whose tables this config makes."""
-    from .claims import stages_of
-    from .figures import CLAIMS_TABLE, FIGURES
-    from .table_schemas import TABLE_STAGE
-
     if name not in FIGURES:
         close = difflib.get_close_matches(name, sorted(FIGURES), n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
@@ -371,7 +357,7 @@ def validate_worst_case(section: dict, learners: dict) -> None:
             _wc_fail(f"{where}.family", fam, f"must be one of {', '.join(DP_FAMILIES)}")
         n, k = _int(f"{where}.n", case["n"], 2), _int(f"{where}.k", case["k"])
         for T in _ints(f"{where}.T", case["T"]):
-            _check_dp(f"{where}.T", "onlinerank", n, T, fam, k, cap)
+            _check_dp(f"{where}.T", paper_algorithm(), n, T, fam, k, cap)
         for f in case["eta_factor"]:
             if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
                 _wc_fail(f"{where}.eta_factor", f, "must be positive numbers")
@@ -420,7 +406,7 @@ def validate_worst_case(section: dict, learners: dict) -> None:
             _wc_fail("tightness.eta_factor", f, "must be positive numbers")
     for i, p in enumerate(_points("tightness.exact", tight["exact"], T_list=True)):
         for T in p["T"]:
-            _check_dp(f"tightness.exact[{i}].T", "onlinerank", p["n"], T, fam, k, cap)
+            _check_dp(f"tightness.exact[{i}].T", paper_algorithm(), p["n"], T, fam, k, cap)
     _points("tightness.search", tight["search"], T_list=True)
     srch = _mapping("search", section["search"], ("width", "max_evals"))
     for key in ("width", "max_evals"):

@@ -20,7 +20,7 @@ from .settings import SCHEMA_PATH
 
 __all__ = ["INTRO", "NOTES", "key_rows", "config_readme", "main"]
 
-#: the page's opening: what the file is, how to read a key, where a plug-in's parameters are
+#: the page's text before the table of keys (its title, where the config is read and checked)
 INTRO = """\
 # Configuration keys
 
@@ -45,7 +45,7 @@ config leaves out takes the default of the table below (the schema's; a learner'
 adversary's parameters left out of its entry: its constructor's).
 """
 
-#: the page's closing notes: the stages, the experiments and what a key means beyond its row
+#: the page's text after the table of keys (the stages and the other sections)
 NOTES = """\
 Stages (each `{block_size, split, experiments}`): `upper` (Theorem 3.1, Corollary 3.2), `lower`
 (Monte Carlo of the lower-bound construction), `baselines` (Section 4: every learner on common

@@ -9,7 +9,7 @@ file, at any depth, with one line naming the file, the key and both lines:
 YAML's own rule, not a repetition.
 
 The ``Snakefile`` checks the files Snakemake read (:func:`check_config_files`) before it validates
-the config; :func:`onlinerank.config.output_dirs` and ``onlinerank.tiers`` read with
+the config; :func:`output_dirs` and ``onlinerank.tiers`` read with
 :func:`read_config`.  Only ``yaml`` is imported: nothing of the engine.
 """
 
@@ -20,14 +20,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .schema_validation import ConfigError
+import yaml
 
-__all__ = ["load_yaml", "read_config", "check_config_files"]
+from .schema_validation import ConfigError, resolve_output_dirs
+
+__all__ = ["load_yaml", "read_config", "check_config_files", "output_dirs"]
 
 
 def _loader(name: str) -> type:
     """A safe YAML loader that refuses a key given twice in one mapping, naming ``name``."""
-    import yaml
 
     class UniqueKeyLoader(yaml.SafeLoader):
         def construct_mapping(self, node, deep=False):
@@ -53,8 +54,6 @@ def load_yaml(text: str, name: str = "<config>") -> Any:
     """The YAML document ``text`` (safe types only), refusing a key given twice in one mapping
     with a :exc:`~onlinerank.schema_validation.ConfigError` naming ``name`` (the file) and both
     lines; malformed YAML is a ``ConfigError`` naming ``name`` and the line too."""
-    import yaml
-
     try:
         loader = _loader(name)(text)  # a SafeLoader subclass: safe types only
         try:
@@ -85,3 +84,11 @@ def check_config_files(paths: Iterable[str | os.PathLike]) -> None:
     :exc:`~onlinerank.schema_validation.ConfigError` (a key given twice, malformed YAML)."""
     for path in paths:
         read_config(path)
+
+
+def output_dirs(path: str | os.PathLike) -> tuple[str, str]:
+    """``(results_dir, figures_dir)`` of the config file ``path`` as the pipeline resolves them
+    (read by :func:`read_config`: a key given twice is an error)."""
+    config = read_config(path)
+    resolve_output_dirs(config)
+    return config["results_dir"], config["figures_dir"]

@@ -344,7 +344,7 @@ class FeedbackBlock:
     def add_to(self, S: np.ndarray) -> None:
         """``S += s_t`` for every round, in round order (exactly the per-round additions)."""
         if self.items is not None:
-            from ._kernels.feedback import add_item_counts
+            from ._kernels.feedback import add_item_counts  # lazy: numba loads the kernels where they run
 
             add_item_counts(S, self.items)
         else:

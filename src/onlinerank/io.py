@@ -31,6 +31,7 @@ __all__ = [
     "write_csv",
     "concat_csv",
     "read_table",
+    "read_figure_table",
     "write_json",
     "save_results",
     "load_results",
@@ -133,6 +134,14 @@ def read_table(path: str | os.PathLike) -> list[dict]:
 
     with open(path, newline="") as f:
         return [{k: conv(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def read_figure_table(path: str | os.PathLike) -> list[dict]:
+    """The rows of one table of a figure: a tidy CSV (:func:`read_table`), or the claims of a
+    claims document (``.json``: its ``claims``)."""
+    if str(path).endswith(".json"):
+        return list(json.loads(Path(path).read_text())["claims"])
+    return read_table(path)
 
 
 def write_json(path: str | os.PathLike, obj: Any) -> None:

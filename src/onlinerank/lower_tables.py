@@ -146,6 +146,7 @@ def abg_rows(sec: Route) -> list[dict]:
 def frequency_rows(sec: Frequencies, seed: int) -> list[dict]:
     """Monte Carlo of the construction: histogram of item 0's frequency over ``reps`` sampled
     sequences, next to the Binomial(T, k/n) pmf (sampled, not exact: the pmf is the exact law)."""
+    # lazy: scipy.stats costs most of a table job's start-up; only this table needs it
     from scipy.stats import binom
 
     n, T, k, reps = int(sec.n), int(sec.T), int(sec.k), int(sec.reps)

@@ -515,7 +515,7 @@ def kappa(j: float, method: str = "closed") -> float:
     if method == "closed":
         integral = _int_phi_phibar(j)
     elif method == "quad":
-        from scipy import integrate
+        from scipy import integrate  # lazy: ~0.4 s of import, see the module's imports
 
         integral = (
             2.0
@@ -561,7 +561,7 @@ class RouteBounds:
 
 def _binom_sf_ge(x: np.ndarray, T: int, p: float) -> np.ndarray:
     """``P(Bin(T, p) >= x)`` for integer arrays ``x``."""
-    from scipy import stats
+    from scipy import stats  # lazy: ~0.4 s of import, see the module's imports
 
     return stats.binom.sf(np.asarray(x, dtype=np.float64) - 1.0, T, p)
 
@@ -670,7 +670,7 @@ def _min_tail_all(n: int, T: int, k: int) -> np.ndarray:
         )
     P_cm = np.where(valid, np.exp(logp), 0.0)  # (cmax+1, T+1)
     # G[m, y] = P(min(A, m - A) >= y), A ~ Bin(m, 1/2), for y = 0..T+1
-    from scipy import stats
+    from scipy import stats  # lazy: ~0.4 s of import, see the module's imports
 
     mm = np.arange(T + 1, dtype=np.float64)[:, None]
     y = np.arange(T + 2, dtype=np.float64)[None, :]

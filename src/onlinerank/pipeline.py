@@ -1,12 +1,13 @@
 """Glue between Snakemake and the package: the code each step depends on, and running a script
 with its log.
 
-Snakemake sees neither Python imports nor the config.  :func:`code_inputs` lists the package
-modules a step really imports (the transitive closure of the ``import`` statements of its script
-or modules, found statically), so editing a module reruns exactly the steps that use it, and
-adding a plug-in module reruns nothing that does not import it.  :func:`run` executes a step's
-body with its log file receiving every message and, on failure, the traceback;
-:func:`job_settings` is how a step's script gets its settings.
+Snakemake sees neither Python imports nor the config.  :func:`step_code` lists the code a step
+really runs: its script, the modules that define what it uses (the plug-ins of its cells, the
+claims it evaluates, its figure's or table's declaration), and every module those import,
+transitively (:func:`code_inputs`, a static reading of the ``import`` statements).  So editing a
+module reruns exactly the steps that use it, and adding a plug-in module reruns nothing that does
+not use it.  :func:`run` executes a step's body with its log file receiving every message and, on
+failure, the traceback; :func:`job_settings` is how a step's script gets its settings.
 """
 
 from __future__ import annotations
@@ -17,49 +18,65 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from .settings import Settings, typed_settings
 
-__all__ = ["PACKAGE_DIR", "code_inputs", "module_file", "job_settings", "process_age", "run"]
+__all__ = ["PACKAGE_DIR", "code_inputs", "module_file", "step_code", "job_settings", "process_age", "run"]
 
 #: the directory of the installed package's sources
 PACKAGE_DIR = Path(__file__).resolve().parent
+#: the folders of a repository holding its own Python packages: the package's sources and the
+#: pipeline's (``workflow/mutants``, the mutation tests)
+SOURCE_FOLDERS = ("src", "workflow")
+
+
+def _module_path(module: str, roots: Iterable[Path]) -> Path | None:
+    """The source file of the dotted ``module`` of a package under one of ``roots`` (a folder
+    holding packages: its first part is a folder with an ``__init__.py`` there), or None."""
+    parts = module.split(".")
+    for r in roots:
+        if not (r / parts[0] / "__init__.py").is_file():
+            continue
+        base = r.joinpath(*parts)
+        for cand in (base.with_suffix(".py"), base / "__init__.py"):
+            if cand.is_file():
+                return cand
+    return None
 
 
 def module_file(module: str, package_dir: Path = PACKAGE_DIR) -> Path | None:
     """The source file of ``onlinerank.<...>`` module ``module`` (dotted) under ``package_dir``,
     or None."""
-    parts = module.split(".")
-    if parts[0] != "onlinerank":
+    if module.split(".")[0] != "onlinerank":
         return None
-    base = Path(package_dir).joinpath(*parts[1:])
-    for cand in (base.with_suffix(".py"), base / "__init__.py"):
-        if cand.is_file():
-            return cand
+    return _module_path(module, (Path(package_dir).parent,))
+
+
+def _module_name(path: Path, roots: tuple[Path, ...]) -> str | None:
+    for r in roots:
+        try:
+            rel = path.resolve().relative_to(r)
+        except ValueError:
+            continue
+        parts = list(rel.with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        return ".".join(parts)
     return None
 
 
-def _module_name(path: Path, package_dir: Path) -> str | None:
-    try:
-        rel = path.resolve().relative_to(package_dir)
-    except ValueError:
-        return None
-    parts = ["onlinerank", *rel.with_suffix("").parts]
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
 @cache
-def _imports(path: Path, package_dir: Path) -> tuple[Path, ...]:
-    """Package modules imported anywhere in ``path`` (module level or inside functions)."""
+def _imports(path: Path, roots: tuple[Path, ...]) -> tuple[Path, ...]:
+    """Modules of the local packages under ``roots`` imported anywhere in ``path`` (module level
+    or inside functions)."""
     tree = ast.parse(path.read_text(), filename=str(path))
-    me = _module_name(path, package_dir)
-    pkg = me if path.name == "__init__.py" else (me.rsplit(".", 1)[0] if me else None)
+    me = _module_name(path, roots)
+    pkg = me if path.name == "__init__.py" else (me.rsplit(".", 1)[0] if me and "." in me else None)
     found = []
     for node in ast.walk(tree):
         names: list[str] = []
@@ -79,31 +96,34 @@ def _imports(path: Path, package_dir: Path) -> tuple[Path, ...]:
             parts = name.split(".")
             # the module itself and every package on its way (their __init__ runs on import)
             for i in range(1, len(parts) + 1):
-                f = module_file(".".join(parts[:i]), package_dir)
+                f = _module_path(".".join(parts[:i]), roots)
                 if f is not None:
                     found.append(f)
     return tuple(dict.fromkeys(found))
 
 
-def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tuple = ()) -> list[str]:
-    """The files a step's code depends on: the given sources (scripts or package modules) and
-    every package module they import, transitively; sorted paths.  The top-level
-    ``onlinerank/__init__.py`` (run by every import of a submodule) is included but its own
-    imports are not followed: it only re-exports the public API, which no step goes through.
-    ``leaves`` are included without following their imports (a dispatching script whose real
-    dependency is the module named in ``sources``).
+def _roots(root: Path | None) -> tuple[Path, ...]:
+    """The folders holding the local packages: the repository's :data:`SOURCE_FOLDERS` under
+    ``root`` (when it has the package's sources), else the installed package's parent."""
+    if root is not None and (root / "src" / "onlinerank").is_dir():
+        return tuple(root / f for f in SOURCE_FOLDERS if (root / f).is_dir())
+    return (PACKAGE_DIR.parent,)
 
-    With ``root`` (the repository), the package's modules are looked up in ``root/src/onlinerank``.
-    Paths under the working directory are returned relative to it (Snakemake resolves inputs
-    there), so that a moved or copied checkout with its results does not look changed; others are
-    absolute.
+
+def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tuple = ()) -> list[str]:
+    """The files a step's code depends on: the given sources (scripts or modules) and every module
+    of the local packages (``onlinerank``; with ``root``, also those of ``workflow/``, the mutation
+    tests) they import, transitively; sorted paths.  The top-level ``onlinerank/__init__.py`` (run
+    by every import of a submodule) is included but its own imports are not followed: it only
+    re-exports the public API, which no step goes through.  ``leaves`` are included without
+    following their imports.
+
+    With ``root`` (the repository), the package's modules are looked up in ``root/src``.  Paths
+    under the working directory are returned relative to it (Snakemake resolves inputs there), so
+    that a moved or copied checkout with its results does not look changed; others are absolute.
     """
-    root = Path(root).resolve() if root is not None else None
-    pkg = (
-        root / "src" / "onlinerank"
-        if root is not None and (root / "src" / "onlinerank").is_dir()
-        else PACKAGE_DIR
-    )
+    roots = _roots(Path(root).resolve() if root is not None else None)
+    facade = roots[0] / "onlinerank" / "__init__.py"
     todo = [Path(s).resolve() for s in sources]
     seen: set[Path] = {Path(s).resolve() for s in leaves}
     while todo:
@@ -111,8 +131,8 @@ def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tu
         if p in seen or p.suffix != ".py":
             continue
         seen.add(p)
-        if p != pkg / "__init__.py":  # the package facade: its re-exports are not what steps use
-            todo.extend(_imports(p, pkg))
+        if p != facade:  # the package facade: its re-exports are not what steps use
+            todo.extend(_imports(p, roots))
 
     cwd = Path.cwd().resolve()
 
@@ -120,6 +140,25 @@ def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tu
         return p.relative_to(cwd).as_posix() if p.is_relative_to(cwd) else str(p)
 
     return sorted(show(p) for p in seen)
+
+
+def _defining_module(obj: Any) -> str:
+    """The dotted name of the module that defines ``obj`` (a module, class or function)."""
+    return obj.__name__ if isinstance(obj, ModuleType) else obj.__module__
+
+
+def step_code(script: str | Path, *uses: Any, root: str | Path | None = None) -> list[str]:
+    """The code inputs of a pipeline step (:func:`code_inputs`): its ``script`` and the modules
+    defining what it ``uses`` -- modules, plug-in classes, claim builders, figure and table
+    functions, the things a step finds in a registry rather than by an import line -- each looked
+    up in the repository under ``root``, with everything they import."""
+    roots = _roots(Path(root).resolve() if root is not None else None)
+    modules = dict.fromkeys(_defining_module(u) for u in uses)
+    files = [f for f in (_module_path(m, roots) for m in modules) if f is not None]
+    missing = [m for m in modules if _module_path(m, roots) is None]
+    if missing:
+        raise ValueError(f"step {script}: no source file for module(s) {', '.join(missing)}")
+    return code_inputs(script, *files, root=root)
 
 
 def process_age() -> float | None:

@@ -3,25 +3,31 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import textwrap
-from collections.abc import Iterable, Iterator, Mapping
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from .io import atomic_path, read_table
+import numpy as np
+
+from .bounds import eta_text, ran_at_paper_eta
+from .io import atomic_path, read_figure_table, read_table
+from .provenance import config_digest, git_commit
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .settings import Settings
+    from .learners.base import Learner
+
 
 __all__ = [
     "use_style",
     "style",
-    "draw",
     "STYLE",
     "stamp",
     "save_figure",
@@ -34,15 +40,13 @@ __all__ = [
     "figure_context",
     "figure_tables",
     "finish",
-    "draw_figures",
 ]
 
 
 def plain_log_axis(ax: Axes, which: str = "both") -> None:
     """Log axes labelled with plain numbers (100, 1000, 1e+04, ...): 1-2-5 ticks over at most
     three decades, one tick per decade (or fewer) beyond."""
-    import math
-
+    # lazy: matplotlib loads only where a figure is drawn, not where the catalog is read
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     def fmt(v, _):
@@ -78,7 +82,7 @@ STYLE: dict[str, Any] = {
 
 def use_style() -> None:
     """Matplotlib settings shared by every figure (headless backend, fonts, sizes), set globally."""
-    import matplotlib
+    import matplotlib  # lazy: loaded only where a figure is drawn, not where the catalog is read
 
     matplotlib.use("Agg")
     matplotlib.rcParams.update(cast(Any, STYLE))
@@ -87,24 +91,9 @@ def use_style() -> None:
 def style() -> contextlib.AbstractContextManager:
     """The shared settings for the duration of a ``with`` block only (drawing and saving a figure
     inside it), leaving matplotlib's global settings as they were."""
-    import matplotlib
+    import matplotlib  # lazy: loaded only where a figure is drawn, not where the catalog is read
 
     return matplotlib.rc_context(cast(Any, STYLE))
-
-
-def draw(name: str, tables: Mapping[str, list[dict]], settings: Settings, **options: Any) -> Figure:
-    """Figure ``name`` of the catalog (:data:`onlinerank.figures.FIGURES`) drawn from ``tables``
-    (name -> rows) and ``settings`` in the project's style (:func:`style`); pure (no file is written,
-    no pyplot figure is left open).  It lives here, not in the catalog, so that reading the catalog
-    (the claims do) does not depend on the drawing code.  Theory: see the figure's caption."""
-    from .figures import FIGURES, plot_function
-
-    missing = [t for t in FIGURES[name].tables if t not in tables] if name in FIGURES else []
-    if missing:
-        raise KeyError(f"figure {name!r} needs the table(s) {', '.join(missing)}")
-    plot = plot_function(name)
-    with style():
-        return plot(dict(tables), settings, **options)
 
 
 def stamp(fig: Figure, config_digest: str, commit: str) -> None:
@@ -134,8 +123,8 @@ def save_figure(fig: Figure, *paths: str | os.PathLike) -> None:
 def figure_context(snakemake: Any) -> tuple[str, str]:
     """Common start of a figure script: style, config digest (of the job's settings,
     :func:`onlinerank.pipeline.job_settings`) and commit for the stamp."""
+    # lazy: a figure script's start only; the catalog's readers (the claims) load no step runner
     from .pipeline import job_settings
-    from .provenance import config_digest, git_commit
 
     use_style()
     return config_digest(job_settings(snakemake).as_config()), git_commit()
@@ -144,8 +133,6 @@ def figure_context(snakemake: Any) -> tuple[str, str]:
 def figure_tables(snakemake: Any) -> dict[str, list[dict]]:
     """The tables of a figure job, by name (the ``figure`` rule passes their names as
     ``params.tables`` in the order of ``input.tables``)."""
-    from .figures import read_figure_table
-
     return {
         name: read_figure_table(path)
         for name, path in zip(snakemake.params.tables, snakemake.input.tables, strict=True)
@@ -158,57 +145,35 @@ def finish(fig: Figure, snakemake: Any, digest: str, commit: str) -> None:
     save_figure(fig, snakemake.output.png, snakemake.output.pdf)
 
 
-def draw_figures(
-    names: Iterable[str],
-    table_paths: Mapping[str, str],
-    settings: Settings,
-    outputs: Mapping[str, tuple[str, str]],
-    log: Any = None,
-) -> None:
-    """Figures ``names`` of the catalog drawn one after the other in this process (a figure job of
-    the pipeline draws a batch, :func:`onlinerank.figures.figure_batches`), each from its tables
-    (``table_paths``: table name -> file, each file read once and every figure given its own copy
-    of the rows, so that a figure is the same whatever was drawn before it), in the shared style,
-    stamped with the config digest and the commit and saved to its ``(png, pdf)`` in ``outputs``.
-    ``log`` (a logger) gets one line per figure.  Theory: see each figure's caption."""
-    import time
+def _learner_class(name: object) -> type[Learner]:
+    """The registered class of learner ``name`` (the base class for another name): the figures
+    ask a learner's class for its colour, its style and its rate."""
+    # lazy: the plug-ins load the engine, which the claims (reading the figure catalog) must not
+    from .learners import LEARNERS, Learner
 
-    from .figures import FIGURES, read_figure_table
-    from .provenance import config_digest, git_commit
+    return LEARNERS.get(str(name), Learner)
 
-    digest, commit = config_digest(settings.as_config()), git_commit()
-    read: dict[str, list[dict]] = {}
-    for name in names:
-        t0 = time.perf_counter()
-        for t in FIGURES[name].tables:
-            if t not in read:
-                read[t] = read_figure_table(table_paths[t])
-        tables = {t: [dict(row) for row in read[t]] for t in FIGURES[name].tables}
-        fig = draw(name, tables, settings)
-        with style():  # the saving settings (resolution, PDF compression) are part of the style
-            stamp(fig, digest, commit)
-            save_figure(fig, *outputs[name])
-        if log is not None:
-            log.info("figure %s in %.2f s from %s", name, time.perf_counter() - t0, ", ".join(tables))
+
+def _learner_colors() -> dict[str, str]:
+    """``name -> plot_color`` of the registered learners that declare one."""
+    # lazy: the plug-ins load the engine, which the claims (reading the figure catalog) must not
+    from .learners import LEARNERS
+
+    return {name: cls.plot_color for name, cls in LEARNERS.items() if cls.plot_color is not None}
 
 
 class _LearnerColors(Mapping[str, str]):
     """``name -> colour`` of the registered learners that declare a ``plot_color`` (read-only, read
     from the learner registry at each access, so that a learner registered later is in it)."""
 
-    def _colors(self) -> dict[str, str]:
-        from .learners import LEARNERS
-
-        return {name: cls.plot_color for name, cls in LEARNERS.items() if cls.plot_color is not None}
-
     def __getitem__(self, name: str) -> str:
-        return self._colors()[name]
+        return _learner_colors()[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._colors())
+        return iter(_learner_colors())
 
     def __len__(self) -> int:
-        return len(self._colors())
+        return len(_learner_colors())
 
 
 #: the colour of each learner that declares one (its ``Learner.plot_color``)
@@ -222,10 +187,7 @@ def learner_style(spec: dict, label: str, learners: dict | None = None) -> dict:
     sampler that differ (e.g. in η); the baselines in their ``plot_color``.  Pass the config's
     ``learners`` dict (``label`` is the key of ``spec`` in it) to number variants without
     collisions.  A spec naming no registered learner gets the default style."""
-    from .learners import LEARNERS, Learner
-
-    cls = LEARNERS.get(str(spec.get("name")), Learner)
-    return cls.plot_style(spec, label, learners)
+    return _learner_class(spec.get("name")).plot_style(spec, label, learners)
 
 
 #: the claim a title makes when every OnlineRank learner uses the paper's learning rate
@@ -233,20 +195,20 @@ _PAPER_ETA_CLAIM = re.compile(r"\s*\((?:learning rate )?η = (?:the )?paper's η
 
 
 def _title_eta(title: str, rows, learners: dict) -> str:
-    """``title`` without a claim that OnlineRank uses the paper's η_p when some OnlineRank learner
-    of the figure does not (the legend names each learner's η).  Whether a learner ran at η_p is
-    read from the rate its rows recorded (theory §3.2,
-    :func:`~onlinerank.learners.onlinerank.ran_at_paper_eta`); a learner configured at Corollary
-    3.2's stated rate is named by that rate."""
-    from .learners.onlinerank import eta_text, ran_at_paper_eta
-
+    """``title`` without a claim that OnlineRank uses the paper's η_p when some learner of the
+    figure that is the paper's algorithm does not (the legend names each learner's η).  Whether a
+    learner ran at η_p is read from the rate its rows recorded (theory §3.2,
+    :func:`~onlinerank.bounds.ran_at_paper_eta`); a learner configured at Corollary 3.2's stated
+    rate is named by that rate."""
     rates = set()
     for r in rows:
         spec = learners.get(r["learner"], {})
-        if spec.get("name") != "onlinerank":
+        cls = _learner_class(spec.get("name"))
+        if not cls.paper_algorithm:
             continue
-        paper = spec.get("eta") != "stated" and ran_at_paper_eta(r)
-        rates.add("η_p" if paper else eta_text(spec["eta"]))
+        rate = cls.configured_rate({k: v for k, v in spec.items() if k != "name"})
+        paper = rate != "stated" and ran_at_paper_eta(r)
+        rates.add("η_p" if paper else eta_text(rate))
     if rates <= {"η_p"} or not _PAPER_ETA_CLAIM.search(title):
         return title
     if "η_p" in rates:
@@ -259,8 +221,6 @@ def _title_eta(title: str, rows, learners: dict) -> str:
 def _log_floor(values) -> float | None:
     """Bottom of a log axis for a panel: half a decade below the smallest positive mean or bound
     (bands and values <= 0 are drawn against it, never below)."""
-    import numpy as np
-
     v = np.asarray([x for x in values if np.isfinite(x) and x > 0], float)
     return float(v.min()) / 10**0.5 if v.size else None
 
@@ -269,7 +229,6 @@ def symlog_threshold(values) -> float:
     """The linear range ``±linthresh`` of a symmetric-log axis for ``values``: the decade at or
     below the smallest nonzero ``|value|``, so that every nonzero value lies on the logarithmic
     part and zero sits in the middle of the linear part (1 when every value is zero)."""
-    import math
 
     v = [abs(float(x)) for x in values if math.isfinite(x) and x != 0]
     return 10.0 ** math.floor(math.log10(min(v))) if v else 1.0
@@ -281,7 +240,6 @@ def regret_yscale(ax: Axes, means, others=()) -> float | None:
     and ``others``, e.g. the bounds) when some learner's mean regret is zero or negative, which a
     log axis cannot show; then a thin line marks zero and the label says the scale.  Returns
     ``linthresh`` or None."""
-    import math
 
     means = [float(x) for x in means if math.isfinite(x)]
     if all(x > 0 for x in means):
@@ -303,9 +261,7 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
     stay log-log, their bottom half a decade below the smallest positive mean or bound.
     OnlineRank learners that differ only in η get different styles, and a title claiming the
     paper's η_p is corrected when one of them uses another η.  Returns the figure."""
-    from collections import defaultdict
-
-    import numpy as np
+    # lazy: matplotlib loads only where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = [r for r in rows if r["metric"] == "regret" and r["t"] == r["T"]]

@@ -11,6 +11,8 @@ import subprocess
 from importlib import metadata
 from pathlib import Path
 
+from . import __version__
+
 __all__ = [
     "RUN_OPTIONS",
     "config_digest",
@@ -76,8 +78,6 @@ def versions_line(v: dict[str, str] | None = None) -> str:
 def manifest(paths: list[str], config_digest: str, commit: str, versions_: dict | None = None) -> str:
     """JSON text: sha256 of every output, the config digest, package version, git commit and the
     versions of Python and the packages (:func:`versions`, unless given)."""
-    from . import __version__
-
     files = {Path(p).as_posix(): sha256_file(p) for p in sorted(paths)}
     return (
         json.dumps(

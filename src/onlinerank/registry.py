@@ -1,4 +1,8 @@
-"""A plain dict registry of plug-ins (learners, adversaries): ``name -> class``.
+"""The one way to register (design §plugins): a :class:`Registry` per kind of thing the
+pipeline finds by name -- learners, adversaries, claims, figures, tables, mutations -- filled by
+``registry.register`` (a decorator, or a call on a declaration), and :func:`discover`, which
+imports every module of a package so that the registrations in them run.  Adding a plug-in, a
+claim, a figure or a table is one new module of its package, with no import line to add.
 
 :meth:`Registry.substituted` is the one way to play a variant of a registered plug-in under its
 name (the mutation tests of the claims, ``workflow/mutants``, play deliberately broken OnlineRanks
@@ -8,12 +12,32 @@ through the pipeline's own code with it); a config can only name registered clas
 from __future__ import annotations
 
 import contextlib
+import importlib
+import pkgutil
 from collections.abc import Iterator
+from types import ModuleType
 from typing import Any, TypeVar
 
-__all__ = ["Registry", "owner", "block_hook_applies"]
+__all__ = ["Registry", "discover", "owner", "block_hook_applies"]
 
-_C = TypeVar("_C", bound=type)
+_C = TypeVar("_C")
+
+#: the module of a package that defines its contract and registry: the package imports it itself
+BASE_MODULE = "base"
+
+
+def discover(package: str) -> tuple[ModuleType, ...]:
+    """Import every module of the (already importing) package ``package`` whose name does not
+    start with ``_``, in name order, except its :data:`BASE_MODULE`; the modules.  Their
+    registrations run on import: this is how a package finds its learners, adversaries, claims,
+    figures and tables (and the mutation tests their broken learners)."""
+    path = importlib.import_module(package).__path__
+    names = sorted(m.name for m in pkgutil.iter_modules(path))
+    return tuple(
+        importlib.import_module(f"{package}.{name}")
+        for name in names
+        if not name.startswith("_") and name != BASE_MODULE
+    )
 
 
 def owner(cls: type, attr: str) -> type:
@@ -30,23 +54,31 @@ def block_hook_applies(cls: type, block_hook: str, per_round: tuple[str, ...]) -
 
 
 class Registry(dict):
-    """``name -> class``; :meth:`register` is a class decorator, :meth:`make` instantiates."""
+    """``name -> item`` (a plug-in class, a claim, a figure, a table, a mutation), in the order of
+    registration; :meth:`register` adds an item under its attribute ``key`` (a class decorator for
+    plug-ins), :meth:`make` instantiates a registered class."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, key: str = "name") -> None:
         super().__init__()
         self.kind = kind
+        #: the attribute of an item that is its name in the registry
+        self.key = key
         #: the names whose class is substituted at present (:meth:`substituted`)
         self.substitutions: dict[str, type] = {}
 
-    def register(self, cls: _C) -> _C:
-        """Class decorator adding ``cls`` under ``cls.name``."""
-        name = getattr(cls, "name", None)
+    def register(self, item: _C) -> _C:
+        """Add ``item`` under its attribute :attr:`key` (``name``: a plug-in's class attribute,
+        ``id`` for a claim) and return it: a class decorator, or a call on a declaration."""
+        name = getattr(item, self.key, None)
         if not name:
-            raise TypeError(f"{cls.__name__} needs a class attribute 'name'")
+            what = getattr(item, "__name__", type(item).__name__)
+            raise TypeError(
+                f"{what} needs a {'class ' if isinstance(item, type) else ''}attribute {self.key!r}"
+            )
         if name in self:
-            raise ValueError(f"duplicate {self.kind} name {name!r}")
-        self[name] = cls
-        return cls
+            raise ValueError(f"duplicate {self.kind} {self.key} {name!r}")
+        self[name] = item
+        return item
 
     def make(self, name: str, **params: Any) -> Any:
         """Instantiate a registered class by name; unknown names list the known ones."""

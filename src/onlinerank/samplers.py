@@ -62,7 +62,7 @@ _NO_SHIFT = np.empty(0)
 
 def _kern():
     """The numba kernels, imported on first use (keeps ``import onlinerank`` light)."""
-    from ._kernels import onlinerank
+    from ._kernels import onlinerank  # lazy: numba loads (compiles) the kernels where they run
 
     return onlinerank
 

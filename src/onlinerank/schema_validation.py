@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import yaml
+
 from .settings import SCHEMA_PATH, schema_default
 
 __all__ = [
@@ -39,7 +41,7 @@ def jsonschema() -> ModuleType:
     if hide:
         sys.modules[SKIPPED_FORMAT_PACKAGE] = None  # type: ignore[assignment]  # "import" raises ImportError
     try:
-        import jsonschema as module
+        import jsonschema as module  # lazy: imported with the format package hidden (module docstring)
     finally:
         if hide:
             del sys.modules[SKIPPED_FORMAT_PACKAGE]
@@ -61,8 +63,6 @@ def validate_schema(config: dict, schema_path: str | Path | None = None) -> None
     Raises :class:`ConfigError` with one line naming the offending key (``a.b[2].c``); for an
     unknown key it suggests the closest allowed one.
     """
-    import yaml
-
     js = jsonschema()
     schema = yaml.safe_load(Path(schema_path or SCHEMA_PATH).read_text())
     validator_cls = js.validators.validator_for(schema)

@@ -33,10 +33,17 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .settings import Settings
+import yaml
+
+from .claims import REGISTRY, tables_needed
+from .claims.evidence import claim_digest
+from .claims.report import evaluate
+from .claims.seed_verdicts import SEEDS_DIR, seeded_tables, tables_read, verdicts_document
+from .config import ConfigError, load_settings
+from .io import atomic_write_text, read_table
+from .provenance import git_commit
+from .settings import Settings
 
 __all__ = [
     "further_seeds",
@@ -60,8 +67,6 @@ def further_seeds(seed: int, count: int) -> list[int]:
 
 def seed_results_dir(results_dir: str, seed: int) -> str:
     """Where the run at root seed ``seed`` writes: ``<results_dir>/seeds/<seed>``."""
-    from .claims.seed_verdicts import SEEDS_DIR
-
     return f"{results_dir.rstrip('/')}/{SEEDS_DIR}/{seed}"
 
 
@@ -77,9 +82,6 @@ def seed_config(config: dict, seed: int, results_dir: str) -> dict:
 def seed_targets(settings: Settings) -> list[str]:
     """The tables a further seed makes (under its ``results_dir``): those the claims of the
     configured stages read whose numbers depend on the seed."""
-    from .claims import tables_needed
-    from .claims.seed_verdicts import seeded_tables
-
     seeded = seeded_tables()
     return [f"{settings.results_dir}/tables/{t}.csv" for t in tables_needed(settings) if t in seeded]
 
@@ -100,13 +102,6 @@ def evaluate_seed(
     """The verdicts file of a further seed: the claims ``claim_ids`` evaluated under ``settings``
     (the derived config's) on its seeded tables and the anchor's other tables (under
     ``anchor_results``), as :func:`onlinerank.claims.seed_verdicts.verdicts_document`."""
-    from .claims import REGISTRY
-    from .claims.evidence import claim_digest
-    from .claims.report import evaluate
-    from .claims.seed_verdicts import seeded_tables, tables_read, verdicts_document
-    from .io import read_table
-    from .provenance import git_commit
-
     anchor_seed = anchor_doc["meta"]["seeds"]["anchor"]
     seeded = seeded_tables()
     records = []
@@ -143,11 +138,6 @@ def replicate(config_path: str, count: int, snakemake_args: Sequence[str] = ()) 
     """Run the plan of the module docstring for the tier ``config_path`` and ``count`` further
     seeds, in the current directory (the repository); returns the verdicts files written (none in
     a dry run)."""
-    import yaml
-
-    from .config import load_settings
-    from .io import atomic_write_text
-
     raw = yaml.safe_load(Path(config_path).read_text())
     anchor = load_settings(copy.deepcopy(raw))  # validated before any work
     dry = any(a in DRY_RUN for a in snakemake_args)
@@ -190,7 +180,6 @@ def main(argv: list[str] | None = None) -> int:
     if not os.path.isfile(config):
         print(f"onlinerank: CONFIG={config}: no such file", file=sys.stderr)
         return 2
-    from .config import ConfigError
 
     try:
         written = replicate(config, int(count), rest)

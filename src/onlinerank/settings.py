@@ -24,6 +24,7 @@ steps that read settings (claims, figures) do not depend on the engine's code.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ from types import MappingProxyType
 from typing import Any
 
 __all__ = [
+    "STAGES",
     "SCHEMA_PATH",
     "Spec",
     "Experiment",
@@ -62,6 +64,10 @@ __all__ = [
 
 #: the config's JSON schema, a YAML file with the types, ranges, descriptions and every default
 SCHEMA_PATH = Path(__file__).with_name("config.schema.yaml")
+
+#: the simulation stages of the pipeline, config sections with ``block_size``, ``split`` and
+#: ``experiments`` (one table ``sim_<stage>`` each)
+STAGES = ("upper", "lower", "baselines", "spearman")
 
 #: a field that is not a key of the config (the name of a stage, which is its key's name)
 _NOT_A_KEY = {"config_key": False}
@@ -121,8 +127,6 @@ class Spec:
         ``KeyError`` if the constructor has no such parameter (design §layers)."""
         if key in self.params:
             return self.params[key]
-        import inspect
-
         # lazy: the registries import every plug-in, which the settings' readers do not need
         from .adversaries import ADVERSARIES
         from .learners import LEARNERS
@@ -490,8 +494,6 @@ def _specs(kind: str, section: Mapping) -> Mapping[str, Spec]:
 
 
 def _typed(config: Mapping) -> Settings:
-    from .table_schemas import STAGES  # lazy: the stages' names only, not the tables' builders
-
     claims = config["claims"]
 
     def section(key: str, build: Any) -> Any:  # an absent section is a stage that is not run

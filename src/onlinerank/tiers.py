@@ -22,6 +22,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .config_file import output_dirs, read_config
+from .schema_validation import ConfigError
+
 if TYPE_CHECKING:
     from .settings import Settings
 
@@ -41,6 +44,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def figure_names() -> list[str]:
     """The figures the pipeline knows: one module each in :mod:`onlinerank.figures`."""
+    # lazy: the lock check runs before every make target; only the figure commands read the catalog
     from .figures import FIGURES
 
     return sorted(FIGURES)
@@ -51,9 +55,6 @@ def tier_config(results: str | os.PathLike) -> dict:
     results directory ``results``: the file of the repository's ``config/`` whose resolved
     ``results_dir`` it is (a notebook drawing a figure needs the tier's learners).  Raises
     ``FileNotFoundError`` naming the directory when no config file writes it."""
-    from .config import output_dirs
-    from .config_file import read_config
-
     results = Path(results).resolve()
     repo = results.parent
     for path in sorted((repo / "config").glob("*.yaml")):
@@ -69,7 +70,8 @@ def tier_config(results: str | os.PathLike) -> dict:
 def tier_settings(results: str | os.PathLike) -> Settings:
     """The settings of the tier that writes the results directory ``results``
     (:func:`tier_config`, validated by :func:`onlinerank.config.load_settings`): what a notebook
-    hands to :func:`onlinerank.plotting.draw`."""
+    hands to :func:`onlinerank.drawing.draw`."""
+    # lazy: the validator loads the engine, which the lock check before every make target must not
     from .config import load_settings
 
     return load_settings(tier_config(results))
@@ -171,8 +173,6 @@ def main(argv: list[str] | None = None) -> int:
         print(usage, file=sys.stderr)
         return 2
     config = rest[0]
-    from .config import ConfigError, output_dirs
-
     try:
         results, figures = output_dirs(config)
     except FileNotFoundError:

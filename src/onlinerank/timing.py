@@ -20,17 +20,14 @@ import sys
 import time
 from collections.abc import Mapping
 from dataclasses import fields
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .adversaries import make_adversary
+from .adversaries.uniform import UniformAdversary
 from .game import Game
 from .learners import make_learner
 from .seeding import draw_seeds, replicate_keys, replicate_streams
-
-if TYPE_CHECKING:
-    from .settings import Runtime, Spec
+from .settings import Runtime, Spec
 
 __all__ = [
     "BLAS_ONE_THREAD",
@@ -77,7 +74,7 @@ def repeat_seconds(
     learner = make_learner(spec["name"], **params)
     if sample == "first-step" and not learner.implements("sample_first_step"):
         raise ValueError(f"learner {spec['name']!r} has no sample_first_step()")
-    adv = make_adversary("uniform")
+    adv = UniformAdversary()  # the timings' feedback: i.i.d. uniform choices
     learner.reset(game, 1)
     adv.reset(game, replicate_streams(seed, ("timing", n), [0], "adversary"))
     keys = replicate_keys(seed, ("timing", n, spec["name"]), [0], "learner")
@@ -246,8 +243,6 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m onlinerank.timing PROCESS``: read ``{"learners": {label: entry}, "runtime":
     {...}}`` (JSON) from stdin, time every point in this process (:func:`process_rows`) and write
     the rows as JSON to stdout."""
-    from .settings import Runtime, Spec
-
     args = sys.argv[1:] if argv is None else argv
     job = json.loads(sys.stdin.read())
     sec = job["runtime"]

@@ -44,7 +44,7 @@ def slopes(log_n: ArrayLike, log_t: ArrayLike) -> np.ndarray:
 def student_t_quantile(level: float, df: int) -> float:
     """The two-sided Student t quantile ``q`` with ``P(|T| <= q) = level`` for ``df`` degrees of
     freedom (scipy's, imported here only)."""
-    from scipy.stats import t as student_t
+    from scipy.stats import t as student_t  # lazy: SciPy loads where an interval is computed
 
     return float(student_t.ppf((1 + level) / 2, df))
 

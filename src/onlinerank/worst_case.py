@@ -51,14 +51,11 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import numpy as np
 
-from .bounds import (
-    theorem31_paper,
-    theorem31_sharp,
-)
+from .bounds import eta_paper, theorem31_paper, theorem31_sharp
 from .feedback import Feedback, FeedbackBlock, family_M, pair_abs_sum
 from .game import Game
 from .hindsight import hindsight_loss
-from .learners import Learner, make_learner
+from .learners import LEARNERS, Learner, make_learner, paper_algorithm
 from .registry import block_hook_applies
 
 if TYPE_CHECKING:
@@ -91,7 +88,7 @@ DP_FAMILIES = ("single", "kchoice", "subset", "spearman")
 
 #: how the functions here take a learner: a registered name, a spec dict ``{"name": ..., **params}``
 #: or a :class:`~onlinerank.learners.base.Learner` instance
-LearnerArg: TypeAlias = str | dict | Learner
+LearnerArg: TypeAlias = str | dict | Learner | None
 
 _CHUNK_FLOATS = 1 << 22  # learner state floats per batch of states
 _BLOCK = 1 << 17  # states per block of the DP's (states, actions) work arrays
@@ -139,6 +136,8 @@ def _learner_spec(learner: LearnerArg, eta: str | float | None) -> tuple[dict | 
         if eta is not None:
             raise ValueError("eta: give it to the Learner instance itself, not alongside one")
         return None, learner
+    if learner is None:  # the paper's algorithm
+        learner = paper_algorithm()
     if isinstance(learner, str):
         spec: dict[str, Any] = {"name": learner}
     elif isinstance(learner, dict) and isinstance(learner.get("name"), str):
@@ -146,10 +145,11 @@ def _learner_spec(learner: LearnerArg, eta: str | float | None) -> tuple[dict | 
     else:
         raise ValueError(f"learner must be a name, a spec dict with a 'name' or a Learner, got {learner!r}")
     if eta is not None:
-        if spec["name"] != "onlinerank":
+        cls = LEARNERS.get(spec["name"])
+        if cls is None or cls.configured_rate({}) is None:
             raise ValueError(
-                f"eta: applies to OnlineRank only (learner {spec['name']!r} takes its own parameters "
-                "in a spec dict)"
+                f"eta: applies to a learner with a learning rate only (learner {spec['name']!r} takes "
+                "its own parameters in a spec dict)"
             )
         if "eta" in spec and spec["eta"] != eta:
             raise ValueError(f"eta: given twice ({eta!r} and {spec['eta']!r} in the learner spec)")
@@ -327,7 +327,7 @@ class WorstCaseResult:
     n_states: int
     max_layer_states: int
     argmax_seq: np.ndarray | None = field(default=None, repr=False)
-    learner: str = "onlinerank"
+    learner: str = ""
     params: dict = field(default_factory=dict)
     bound_own: float = math.nan
     ratio_own: float = math.nan
@@ -339,9 +339,10 @@ def make_result(lrn: Learner, game: Game, value: float, **extra: Any) -> WorstCa
     """A :class:`WorstCaseResult` with the bounds of theory §3.2–§3.3 filled in (shared with the
     search adversaries)."""
     n, T, M = game.n, game.T, game.M
-    eta = float(lrn.eta_value) if lrn.name == "onlinerank" else math.nan  # type: ignore[attr-defined]
+    # the rate and the sharp bound of Theorem 3.1 are the paper's algorithm's (theory §3.2)
+    eta = float(lrn.eta_value) if lrn.paper_algorithm else math.nan  # type: ignore[attr-defined]
     b31 = float(theorem31_paper(n, T, M))
-    sharp = float(theorem31_sharp(n, T, M, eta)) if lrn.name == "onlinerank" else math.nan
+    sharp = float(theorem31_sharp(n, T, M, eta)) if lrn.paper_algorithm else math.nan
     own = learner_bound(lrn, game)
     return WorstCaseResult(
         n=n,
@@ -367,7 +368,7 @@ class _Encoder:
     """int64 keys of canonical states (see :mod:`onlinerank._kernels.worst_case`)."""
 
     def __init__(self, n: int, B: int, labelled: bool) -> None:
-        from ._kernels import worst_case as kernels
+        from ._kernels import worst_case as kernels  # lazy: numba loads (compiles) the DP's kernels
 
         self.labelled = labelled
         if labelled:
@@ -533,7 +534,7 @@ def exact_worst_regret(
     n: int,
     T: int,
     *,
-    learner: LearnerArg = "onlinerank",
+    learner: LearnerArg = None,
     family: str = "single",
     k: int = 1,
     eta: str | float | None = None,
@@ -568,7 +569,7 @@ def exact_worst_regrets(
     T: int,
     etas: Sequence[str | float | None],
     *,
-    learner: LearnerArg = "onlinerank",
+    learner: LearnerArg = None,
     family: str = "single",
     k: int = 1,
     return_argmax: bool = True,
@@ -675,7 +676,7 @@ def sequence_regret(
     n: int | None = None,
     eta: str | float | None = None,
     *,
-    learner: LearnerArg = "onlinerank",
+    learner: LearnerArg = None,
     family: str | None = None,
     k: int | None = None,
 ) -> float:
@@ -701,7 +702,7 @@ def brute_force_worst_regret(
     n: int,
     T: int,
     *,
-    learner: LearnerArg = "onlinerank",
+    learner: LearnerArg = None,
     family: str = "single",
     k: int = 1,
     eta: str | float | None = None,
@@ -782,6 +783,5 @@ def worst_case_rows(wc: WorstCase) -> list[dict]:
 
 def theorem31_eta(n: int, T: int, family: str, k: int = 1) -> float:
     """The paper's rate ``eta_p = n sqrt(ln 2 / (T M))`` with the family's exact M (theory §3.2)."""
-    from .bounds import eta_paper
 
     return float(eta_paper(n, T, family_M(family, n, k)))

@@ -35,10 +35,11 @@ from typing import cast
 
 import numpy as np
 
-from .adversaries import Adversary, make_adversary
+from .adversaries import ADVERSARIES, Adversary, make_adversary
 from .adversaries.base import LearnerView
 from .feedback import Feedback, pair_abs_sum
 from .game import Game
+from .simulate import simulate
 from .worst_case import (
     LearnerArg,
     WorstCaseResult,
@@ -80,7 +81,7 @@ def staircase_sequences(n: int, lengths: np.ndarray, k: int = 1) -> np.ndarray:
     R, T = L.shape[0], int(L[0].sum())
     if np.any(L.sum(axis=1) != T):
         raise ValueError("lengths: every row must sum to the same horizon T")
-    from ._kernels.worst_case import staircase_rows
+    from ._kernels.worst_case import staircase_rows  # lazy: numba loads the kernels where they run
 
     out = np.zeros((R, T, n), dtype=np.int8)
     staircase_rows(n, k, np.ascontiguousarray(np.cumsum(L, axis=1)), out)
@@ -122,7 +123,7 @@ def staircase_search(
     n: int,
     T: int,
     *,
-    learner: LearnerArg = "onlinerank",
+    learner: LearnerArg = None,
     family: str = "single",
     k: int = 1,
     eta: str | float | None = None,
@@ -200,7 +201,7 @@ def beam_search(
     n: int,
     T: int,
     *,
-    learner: LearnerArg = "onlinerank",
+    learner: LearnerArg = None,
     family: str = "single",
     k: int = 1,
     eta: str | float | None = None,
@@ -308,8 +309,8 @@ def adversary_regret(
     n: int,
     T: int,
     *,
-    learner: LearnerArg = "onlinerank",
-    adversary: str | dict = "greedy",
+    learner: LearnerArg = None,
+    adversary: str | dict | None = None,
     family: str = "single",
     k: int = 1,
     eta: str | float | None = None,
@@ -319,11 +320,12 @@ def adversary_regret(
     the learner, one replicate through
     :func:`onlinerank.simulate.simulate` (randomness, if any, from its named streams under
     ``seed``); ``value`` is the learner's exact expected regret and ``argmax_seq`` the feedback
-    played (``method`` = the adversary's name)."""
-    from .simulate import simulate
-
+    played (``method`` = the adversary's name).  Default: the adversary playing the role
+    ``greedy-regret`` (:data:`onlinerank.adversaries.base.ROLES`)."""
     t0 = time.perf_counter()
     game, lrn, _ = dp_learner(learner, n, T, family, k, eta)
+    if adversary is None:
+        adversary = next(name for name, cls in ADVERSARIES.items() if cls.has_role("greedy-regret"))
     spec = {"name": adversary} if isinstance(adversary, str) else dict(adversary)
     adv = make_adversary(spec.pop("name"), **spec)
     adv.check(game)
@@ -340,7 +342,7 @@ def search_worst_regret(
     n: int,
     T: int,
     *,
-    learner: LearnerArg = "onlinerank",
+    learner: LearnerArg = None,
     family: str = "single",
     k: int = 1,
     eta: str | float | None = None,

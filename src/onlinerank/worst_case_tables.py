@@ -46,6 +46,13 @@ from .worst_case import (
     sequence_regret,
     theorem31_eta,
 )
+from .worst_case_search import (
+    STAIRCASE_FAMILIES,
+    adversary_regret,
+    beam_search,
+    search_worst_regret,
+    staircase_search,
+)
 
 if TYPE_CHECKING:
     from .settings import Spec, WorstCase
@@ -157,7 +164,6 @@ def comparison_rows(
     ``wc`` and ``learners`` are the typed settings' ``worst_case`` and ``learners``
     (:mod:`onlinerank.settings`: the schema filled every default).
     """
-    from .worst_case_search import STAIRCASE_FAMILIES, adversary_regret, beam_search, staircase_search
 
     if part not in ("all", "exact", "search"):
         raise ValueError(f"part must be 'all', 'exact' or 'search', got {part!r}")
@@ -240,7 +246,6 @@ def tightness_rows(wc: WorstCase, part: str = "all", piece: str | None = None) -
     ``piece``: one of :func:`tightness_pieces` (that point's rows only; the pieces in order are
     the whole table); ``wc`` is the typed settings' ``worst_case``.
     """
-    from .worst_case_search import search_worst_regret, staircase_search
 
     if part not in ("all", "exact", "search"):
         raise ValueError(f"part must be 'all', 'exact' or 'search', got {part!r}")

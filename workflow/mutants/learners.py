@@ -3,7 +3,9 @@
 Each is a subclass of :class:`onlinerank.learners.onlinerank.OnlineRank` that keeps its name and
 changes one thing, through the learner's own hooks; the pipeline's code plays it where OnlineRank
 would be played while :func:`mutants.table.mutated` substitutes it in the learner registry
-(:meth:`onlinerank.registry.Registry.substituted`).  None is registered: no config can name one.
+(:meth:`onlinerank.registry.Registry.substituted`).  None is in the learner registry: no config
+can name one.  Each is declared a mutation with :func:`mutation`, which registers it in
+:data:`MUTATIONS` (the one way of :mod:`onlinerank.registry`).
 
 * :class:`TenthRate` -- the learning rate is a tenth of the configured one (theory §2.1, §3.2):
   its :meth:`~onlinerank.learners.onlinerank.OnlineRank.eta_for`, the one source of the rate of
@@ -19,17 +21,70 @@ would be played while :func:`mutants.table.mutated` substitutes it in the learne
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
 from onlinerank.game import Game
 from onlinerank.learners.onlinerank import OnlineRank
+from onlinerank.registry import Registry
 from onlinerank.samplers import quicksort_rows
 
-__all__ = ["TenthRate", "CoinPower", "ReversedCoin", "TemperedCoin", "coin_quicksort_rows"]
+__all__ = [
+    "Mutation",
+    "MUTATIONS",
+    "mutation",
+    "TenthRate",
+    "CoinPower",
+    "ReversedCoin",
+    "TemperedCoin",
+    "coin_quicksort_rows",
+]
 
 
+@dataclass(frozen=True)
+class Mutation:
+    """A named defect of the algorithm, played by ``learner`` (an OnlineRank with that defect);
+    ``targets`` are the claims it is aimed at (documentation: the table reports every claim)."""
+
+    name: str
+    defect: str
+    targets: tuple[str, ...]
+    learner: type[OnlineRank]
+
+
+#: every mutation, by name, in the order of their declaration
+MUTATIONS: Registry = Registry("mutation")
+
+
+def mutation(
+    name: str, *, defect: str, targets: Sequence[str]
+) -> Callable[[type[OnlineRank]], type[OnlineRank]]:
+    """Class decorator declaring the broken learner it decorates as mutation ``name`` (what it
+    breaks: ``defect``; the claims it is aimed at: ``targets``), registered in :data:`MUTATIONS`."""
+
+    def register(cls: type[OnlineRank]) -> type[OnlineRank]:
+        MUTATIONS.register(Mutation(name, defect, tuple(targets), cls))
+        return cls
+
+    return register
+
+
+@mutation(
+    "eta-0.1",
+    defect="OnlineRank with a learning rate ten times too small (η = 0.1·η_p)",
+    targets=(
+        "thm3.1",
+        "thm3.1.worst_case",
+        "cor3.2.single",
+        "cor3.2.kchoice",
+        "cor3.2.subset",
+        "sec5.spearman",
+        "sec5.graded",
+    ),
+)
 class TenthRate(OnlineRank):
     """OnlineRank at a tenth of its configured learning rate (η = 0.1·η_p at the paper's rate)."""
 
@@ -66,12 +121,22 @@ class CoinPower(OnlineRank):
         return coin_quicksort_rows(cls.power, 1.0, logw, seeds)
 
 
+@mutation(
+    "quicksort-coin-reversed",
+    defect="QuickSort's coin reversed: x before the pivot p with probability w_p/(w_x + w_p)",
+    targets=("lemma6.1", "lemma6.1.samplers"),
+)
 class ReversedCoin(CoinPower):
     """QuickSort's coin reversed: x before the pivot p with probability ``w_p / (w_x + w_p)``."""
 
     power = -1.0
 
 
+@mutation(
+    "quicksort-coin-tempered-0.8",
+    defect="QuickSort's coin tempered: x before the pivot p with probability w_x^0.8/(w_x^0.8 + w_p^0.8)",
+    targets=("lemma6.1", "lemma6.1.samplers"),
+)
 class TemperedCoin(CoinPower):
     """QuickSort's coin tempered: x before the pivot p with probability
     ``w_x^0.8 / (w_x^0.8 + w_p^0.8)``."""

@@ -16,7 +16,8 @@ those cells can decide with the registry's own builders (:func:`onlinerank.claim
 :func:`mutation_rows` makes the table, one row per (mutation, claim): both verdicts, the failing
 cells and the worst statistic (the pipeline's ``tables/mutations.csv``, a section of claims.md).
 
-The mutations (:data:`MUTATIONS`): ``eta-0.1`` (:class:`~mutants.learners.TenthRate`),
+The mutations (:data:`MUTATIONS`, declared beside their broken learners in
+:mod:`mutants.learners`): ``eta-0.1`` (:class:`~mutants.learners.TenthRate`),
 ``quicksort-coin-reversed`` (:class:`~mutants.learners.ReversedCoin`) and
 ``quicksort-coin-tempered-0.8`` (:class:`~mutants.learners.TemperedCoin`).
 """
@@ -27,13 +28,22 @@ import contextlib
 import copy
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import yaml
+
+from onlinerank.adversaries import ADVERSARIES
+from onlinerank.cells import cells_of, run_block
+from onlinerank.claims import REGISTRY
+from onlinerank.claims.report import _paper_order, evaluate
+from onlinerank.config import load_settings
 from onlinerank.learners import LEARNERS
 from onlinerank.learners.onlinerank import OnlineRank
+from onlinerank.sim_tables import aggregate, closed_form_rows
+from onlinerank.tables import TABLES, make_table
 
-from .learners import ReversedCoin, TemperedCoin, TenthRate
+from .learners import MUTATIONS, Mutation
 
 if TYPE_CHECKING:
     from onlinerank.settings import Settings
@@ -42,6 +52,7 @@ __all__ = [
     "Mutation",
     "MUTATIONS",
     "SMALL_CELLS",
+    "code_uses",
     "mutated",
     "small_settings",
     "small_tables",
@@ -50,50 +61,6 @@ __all__ = [
     "run_mutations",
     "mutation_rows",
 ]
-
-
-@dataclass(frozen=True)
-class Mutation:
-    """A named defect of the algorithm, played by ``learner`` (an OnlineRank with that defect);
-    ``targets`` are the claims it is aimed at (documentation: the table reports every claim)."""
-
-    name: str
-    defect: str
-    targets: tuple[str, ...]
-    learner: type[OnlineRank]
-
-
-MUTATIONS: dict[str, Mutation] = {
-    m.name: m
-    for m in (
-        Mutation(
-            "eta-0.1",
-            "OnlineRank with a learning rate ten times too small (η = 0.1·η_p)",
-            (
-                "thm3.1",
-                "thm3.1.worst_case",
-                "cor3.2.single",
-                "cor3.2.kchoice",
-                "cor3.2.subset",
-                "sec5.spearman",
-                "sec5.graded",
-            ),
-            TenthRate,
-        ),
-        Mutation(
-            "quicksort-coin-reversed",
-            "QuickSort's coin reversed: x before the pivot p with probability w_p/(w_x + w_p)",
-            ("lemma6.1", "lemma6.1.samplers"),
-            ReversedCoin,
-        ),
-        Mutation(
-            "quicksort-coin-tempered-0.8",
-            "QuickSort's coin tempered: x before the pivot p with probability w_x^0.8/(w_x^0.8 + w_p^0.8)",
-            ("lemma6.1", "lemma6.1.samplers"),
-            TemperedCoin,
-        ),
-    )
-}
 
 
 @contextlib.contextmanager
@@ -115,86 +82,27 @@ def mutated(name: str) -> Iterator[Mutation]:
 # the small cells
 # ------------------------------------------------------------------------------------------------
 
-#: the cells every mutation is run on (a pipeline config without seed and claims, which come from
-#: the tier): a few cells of each kind of the smoke tier, enough for the unmutated run to PASS
-#: the claims they decide, small enough for seconds per mutation
-SMALL_CELLS: dict[str, Any] = {
-    "checkpoints": 4,
-    "learners": {
-        "onlinerank-pl": {"name": "onlinerank", "sampler": "plackett-luce", "eta": "paper"},
-        "onlinerank-qs": {"name": "onlinerank", "sampler": "quicksort", "eta": "paper"},
-    },
-    "adversaries": {
-        "uniform": {"name": "uniform"},
-        "greedy": {"name": "greedy"},
-        "mallows": {"name": "mallows", "phi": 0.5},
-        "graded": {"name": "graded", "levels": 4},
-    },
-    "upper": {
-        "block_size": 256,
-        "experiments": [
-            {
-                "name": "single",
-                "family": "single",
-                "adversaries": ["uniform", "greedy"],
-                "learners": ["onlinerank-pl", "onlinerank-qs"],
-                "n": [8],
-                "T": [60, 200],
-                "replicates": 256,
-                # simulated: the sampler mutations must show in the uniform cells' realised losses
-                "closed_form": False,
-            },
-            {
-                "name": "kchoice",
-                "family": "kchoice",
-                "adversaries": ["greedy"],
-                "learners": ["onlinerank-pl"],
-                "n": [8],
-                "k": [2],
-                "T": [60],
-                "replicates": 2,
-                "sample": False,
-            },
-            {
-                "name": "subset",
-                "family": "subset",
-                "adversaries": ["greedy"],
-                "learners": ["onlinerank-pl"],
-                "n": [6],
-                "T": [60],
-                "replicates": 2,
-                "sample": False,
-            },
-        ],
-    },
-    "spearman": {
-        "block_size": 64,
-        "experiments": [
-            {
-                "name": "aggregation",
-                "family": "spearman",
-                "adversaries": ["mallows"],
-                "learners": ["onlinerank-pl"],
-                "n": [6],
-                "T": [100],
-                "replicates": 8,
-                "sample": False,
-            },
-            {
-                "name": "graded",
-                "family": "graded",
-                "adversaries": ["graded"],
-                "learners": ["onlinerank-pl"],
-                "n": [6],
-                "T": [100],
-                "replicates": 8,
-                "sample": False,
-            },
-        ],
-    },
-    "worst_case": {"exact": [{"family": "single", "n": 3, "T": [10, 20, 40]}]},
-    "lemma61": {"n": 50, "samples": 20000, "pairs": 20},
-}
+#: the cells every mutation is run on (``small_cells.yaml`` beside this module: a pipeline config
+#: without seed and claims, which come from the tier): a few cells of each kind of the smoke tier,
+#: enough for the unmutated run to PASS the claims they decide, small enough for seconds per
+#: mutation
+SMALL_CELLS: dict[str, Any] = yaml.safe_load(Path(__file__).with_name("small_cells.yaml").read_text())
+
+
+#: the config-only tables the small cells make (by their builders, :func:`small_tables`)
+_BUILT_SMALL_TABLES = ("worst_case", "lemma61")
+
+
+def code_uses() -> list[Any]:
+    """What the mutations step runs besides its script and the claims (its code inputs,
+    :func:`onlinerank.pipeline.step_code`): the broken learners, the plug-ins of the small cells
+    and the builders of the config-only tables it makes."""
+    uses: list[Any] = [m.learner for m in MUTATIONS.values()]
+    uses += [LEARNERS[s["name"]] for s in SMALL_CELLS["learners"].values()]
+    uses += [ADVERSARIES[s["name"]] for s in SMALL_CELLS["adversaries"].values()]
+    uses += [TABLES[t].build for t in _BUILT_SMALL_TABLES]
+    return list(dict.fromkeys(uses))
+
 
 #: the tables the small cells make (the claims reading only these are decided on them)
 _SMALL_TABLES = ("sim_upper", "sim_spearman", "worst_case", "lemma61")
@@ -204,8 +112,6 @@ def small_settings(settings: Settings) -> Settings:
     """The settings of :data:`SMALL_CELLS` with the tier's ``seed`` and ``claims`` section (alpha,
     margins and tolerances: the verdicts use the tier's thresholds; theory §3.2, §2.4), validated
     like any config (:func:`onlinerank.config.load_settings`)."""
-    from onlinerank.config import load_settings
-
     tier = settings.as_config()
     return load_settings({**copy.deepcopy(SMALL_CELLS), "seed": tier["seed"], "claims": tier["claims"]})
 
@@ -213,12 +119,8 @@ def small_settings(settings: Settings) -> Settings:
 def small_tables(settings: Settings) -> dict[str, list[dict]]:
     """The tables of the small cells (``settings``: :func:`small_settings`), computed in-process
     by the pipeline's own functions: every block of every cell
-    (:func:`onlinerank.cells.run_block`, aggregated by :func:`onlinerank.tables.aggregate`), the
-    exact worst cases and the sampled Lemma 6.1 check (theory §2.4, §3.4)."""
-    from onlinerank.cells import cells_of, run_block
-    from onlinerank.tables import aggregate, closed_form_rows, lemma61_rows
-    from onlinerank.worst_case import worst_case_rows
-
+    (:func:`onlinerank.cells.run_block`, aggregated by :func:`onlinerank.sim_tables.aggregate`),
+    the exact worst cases and the sampled Lemma 6.1 check (theory §2.4, §3.4)."""
     tables: dict[str, list[dict]] = {}
     for stage in ("upper", "spearman"):
         rows: list[dict] = []
@@ -229,8 +131,8 @@ def small_tables(settings: Settings) -> dict[str, list[dict]]:
                 rows += aggregate(cell, [run_block(settings, cell, b) for b in range(cell.blocks)])
         tables[f"sim_{stage}"] = rows
     assert settings.worst_case is not None and settings.lemma61 is not None  # SMALL_CELLS has both
-    tables["worst_case"] = worst_case_rows(settings.worst_case)
-    tables["lemma61"] = lemma61_rows(settings.lemma61, settings.seed)
+    for name in _BUILT_SMALL_TABLES:
+        tables[name] = make_table(name, settings)
     return tables
 
 
@@ -238,9 +140,6 @@ def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
     """Ids of the tested claims whose tables are all among ``tables`` (and read at least one), in
     the order of claims.md: on the small cells, the claims of theory §2.4 (Lemma 6.1) and §3.2
     (Theorem 3.1 and its corollaries)."""
-    from onlinerank.claims import REGISTRY
-    from onlinerank.claims.report import _paper_order  # the order of claims.md
-
     return [
         c.id
         for c in sorted(REGISTRY.values(), key=_paper_order)
@@ -251,9 +150,6 @@ def decidable_claims(tables: Mapping[str, list[dict]]) -> list[str]:
 def evaluate_claims(tables: Mapping[str, list[dict]], settings: Settings, ids: list[str]) -> dict[str, dict]:
     """The claims ``ids`` evaluated on ``tables`` by the report's own function (the same builders,
     verdict rule and alpha as ``claims.json``; statistics of theory §2.4, §3.2)."""
-    from onlinerank.claims import REGISTRY
-    from onlinerank.claims.report import evaluate
-
     return {cid: evaluate(REGISTRY[cid], tables, settings, settings.claims.alpha) for cid in ids}
 
 
@@ -292,7 +188,7 @@ def run_mutations(settings: Settings, names: list[str] | None = None) -> dict[st
 
 def mutation_rows(runs: Mapping[str, Mapping[str, dict]]) -> list[dict]:
     """The mutations table from :func:`run_mutations`: one row per (mutation, claim)
-    (columns declared in :data:`onlinerank.table_schemas.SCHEMAS`).  ``cells_failing`` /
+    (columns declared in :mod:`onlinerank.tables.mutation_verdicts`).  ``cells_failing`` /
     ``cells`` and the worst cell are the mutated run's, ``worst_value_unmutated`` is the same cell
     unmutated; ``flipped``: the verdict changed; ``targeted``: the mutation is aimed at the claim
     (theory §2.4, §3.2)."""

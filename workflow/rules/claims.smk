@@ -4,6 +4,7 @@
 # claims' verdicts under deliberate defects of the learner), shown in its own section of claims.md.
 
 
+from mutants.table import code_uses
 from onlinerank.claims import MODULES, tables_needed
 from onlinerank.claims.seed_verdicts import SEEDS_DIR
 from onlinerank.figures import FIGURES
@@ -17,7 +18,9 @@ FIGURE_CLAIMS = " ".join(f"{name}:{','.join(spec.claims)}" for name, spec in FIG
 # deliberate defect of the learner or a sampler, in every tier (about 10-15 s on one core).
 rule mutations:
     input:
-        code=mutations_code(),
+        # the broken learners, the small cells' plug-ins and tables (small_cells.yaml), the claims
+        code=code("mutations.py", *code_uses(), *MODULES),
+        cells=os.path.relpath(os.path.join(MUTANTS, "small_cells.yaml"), workflow.basedir),
     output:
         f"{RES}/tables/mutations.csv",
     log:
@@ -40,7 +43,7 @@ rule claims:
         seeds=sorted(glob(f"{RES}/{SEEDS_DIR}/*/verdicts.json")),
         # the claims modules are imported by discovery (onlinerank.claims.MODULES), not by a line
         # a static reading of the imports would follow
-        code=code("claims.py", *(m.__name__.removeprefix("onlinerank.") for m in MODULES)),
+        code=code("claims.py", *MODULES),
         # the change log the report prints (its entries and recorded digests)
         changes=os.path.relpath(os.path.join(SRC, "claims", "changes.toml"), workflow.basedir),
     output:

@@ -1,18 +1,19 @@
 # Shared definitions: output locations, the stages present in the config, and the code each step
-# depends on (Snakemake does not see Python imports: `code` lists the package modules a script
-# imports, transitively, so editing a module reruns exactly the steps that use it).
+# depends on (Snakemake does not see Python imports: `code` lists a step's script, the modules
+# defining what it uses and everything they import, so editing a module reruns exactly the steps
+# that use it).
 
 from glob import glob
 
-from onlinerank.cells import groups_of
+from onlinerank.cells import group_plugins, groups_of
 from onlinerank.claims import REGISTRY, stages_of
 from onlinerank.figures import FIGURES
-from onlinerank.table_schemas import STAGES
 from onlinerank.config import group_digest, section_digest
+from onlinerank.pipeline import step_code
 from onlinerank.provenance import config_digest
-from onlinerank.pipeline import code_inputs, module_file
+from onlinerank.settings import STAGES
 from onlinerank.step_times import benchmark_path
-from onlinerank.table_schemas import BUILT_TABLES, TABLE_STAGE, table_pieces
+from onlinerank.tables import BUILT_TABLES, TABLE_STAGE, table_pieces
 
 #: when this run started (the Snakefile is read first): the jobs whose benchmark files are newer
 #: ran in it, and the end-of-run time table sums them
@@ -38,13 +39,11 @@ if os.path.dirname(MUTANTS) not in sys.path:
 SRC = os.path.join(workflow.basedir, "src", "onlinerank")
 
 
-def code(script, *modules):
-    """Code inputs of a step (paths relative to the repository): its script and the package
-    modules it imports (transitively), and ``modules`` with theirs (what a dispatching script
-    such as the table rule's imports by name: the table's builder)."""
-    path = os.path.join(SCRIPTS, script)
-    extra = [module_file(f"onlinerank.{m}", SRC) for m in modules]
-    return code_inputs(path, *extra, root=workflow.basedir)
+def code(script, *uses):
+    """Code inputs of a step (:func:`onlinerank.pipeline.step_code`): its script, the modules that
+    define what it uses (the plug-ins of its cells, its table's builder, its figure's drawing, the
+    claims it evaluates) and every module they import, transitively."""
+    return step_code(os.path.join(SCRIPTS, script), *uses, root=workflow.basedir)
 
 
 def claim_title(claim_id):
@@ -56,16 +55,6 @@ def claims_text(claim_ids):
     """The claims a figure supports, as its caption in the report names them."""
     titles = ", ".join(f"**{claim_title(c)}**" for c in claim_ids)
     return f"the claim{'s' if len(claim_ids) > 1 else ''} {titles}"
-
-
-def figure_code(names):
-    """A figure job's code: the generic script and the modules of its figures, with what they
-    import."""
-    return code_inputs(
-        os.path.join(SCRIPTS, "figure.py"),
-        *(module_file(f"onlinerank.figures.{name}", SRC) for name in names),
-        root=workflow.basedir,
-    )
 
 
 def figure_caption_file(name):
@@ -97,39 +86,8 @@ def figure_png(name):
     )
 
 
-def simulate_code(group):
-    """A simulate job's code: the engine and the modules of the learners and adversary its cells
-    use (adding a plug-in module reruns only the cells that use it)."""
-    from onlinerank.adversaries import ADVERSARIES
-    from onlinerank.cells import find_group
-    from onlinerank.learners import LEARNERS
-
-    cells = find_group(SETTINGS, group)
-    classes = {LEARNERS[SETTINGS.learners[c.learner].name] for c in cells}
-    classes.add(ADVERSARIES[SETTINGS.adversaries[cells[0].adversary].name])
-    modules = [module_file(cls.__module__, SRC) for cls in classes]
-    return code_inputs(os.path.join(SCRIPTS, "simulate.py"), *modules, root=workflow.basedir)
-
-
-def mutations_code():
-    """The mutations step's code: its script, the modules of the package `mutants` and what they
-    import, the modules of the learners and adversaries of its small cells (registered plug-ins)
-    and the claims modules (discovered): neither of the last two is found by following imports."""
-    from mutants.table import SMALL_CELLS
-    from onlinerank.adversaries import ADVERSARIES
-    from onlinerank.claims import MODULES
-    from onlinerank.learners import LEARNERS
-
-    classes = {LEARNERS[s["name"]] for s in SMALL_CELLS["learners"].values()}
-    classes |= {ADVERSARIES[s["name"]] for s in SMALL_CELLS["adversaries"].values()}
-    modules = [module_file(name, SRC) for name in {cls.__module__ for cls in classes}]
-    modules += [module_file(m.__name__, SRC) for m in MODULES]
-    mutants = sorted(glob(os.path.join(MUTANTS, "*.py")))
-    return code_inputs(os.path.join(SCRIPTS, "mutations.py"), *mutants, *modules, root=workflow.basedir)
-
-
 def piece_files(table):
-    """The files of a table's pieces (:func:`onlinerank.table_schemas.table_pieces`), in row order;
+    """The files of a table's pieces (:func:`onlinerank.tables.base.table_pieces`), in row order;
     none for a table made by one job."""
     return [f"{RES}/tables/pieces/{table}/{p}.csv" for p in table_pieces(table, SETTINGS)]
 

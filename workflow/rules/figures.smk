@@ -1,6 +1,6 @@
 # Figures.  The catalog is the package onlinerank.figures: a new figure is one module
-# `src/onlinerank/figures/<name>.py` (its FigureSpec: tables read, claims supported, caption; and
-# its plot function), found without a list to edit.  A figure whose tables' stages are absent is
+# `src/onlinerank/figures/<name>.py` (its drawing, declared with @figure: tables read, claims
+# supported, caption), found without a list to edit.  A figure whose tables' stages are absent is
 # not made.  "claims" is figures/claims.json.
 #
 # A run draws its figures in a few jobs, one process each, so that the interpreter, the package
@@ -12,7 +12,7 @@
 
 from onlinerank.claims import REGISTRY
 from onlinerank.figures import CLAIMS_TABLE, FIGURES, check_catalog, figure_batches
-from onlinerank.table_schemas import TABLE_STAGE
+from onlinerank.tables import TABLE_STAGE
 
 check_catalog(REGISTRY, TABLE_STAGE)
 
@@ -32,7 +32,7 @@ for batch, names in FIGURE_BATCHES.items():
             f"figures_{batch}"
         input:
             **{t: TABLE[t] for t in sorted({t for f in names for t in FIGURES[f].tables})},
-            code=figure_code(names),
+            code=code("figure.py", *(FIGURES[f].draw for f in names)),
         output:
             **{f"{f}_png": figure_png(f) for f in names},
             **{f"{f}_pdf": f"{FIG}/{f}.pdf" for f in names},

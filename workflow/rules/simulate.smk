@@ -3,7 +3,8 @@
 
 rule simulate:
     input:
-        code=lambda wc: simulate_code(wc.cell),
+        # the engine and the plug-ins its cells use (adding a plug-in module reruns only its cells)
+        code=lambda wc: code("simulate.py", *group_plugins(SETTINGS, wc.cell)),
     output:
         f"{RES}/sim/{{cell}}/b{{block}}.npz",
     log:

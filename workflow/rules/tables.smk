@@ -1,11 +1,11 @@
 # Tables computed from the config alone (closed forms, exact sums, timings, the sampled Lemma 6.1
-# check): one rule, driven by the table schemas `onlinerank.table_schemas.SCHEMAS` (each names its
-# builder; the rule's code inputs are the builder's module and its imports).
+# check): one rule, driven by the table registry `onlinerank.tables.TABLES` (each table declared
+# beside its builder; the rule's code inputs are the builder's module and its imports).
 
 
 rule table:
     input:
-        code=lambda wc: code("table.py", BUILT_TABLES[wc.table].module),
+        code=lambda wc: code("table.py", BUILT_TABLES[wc.table].build),
         # a table made in pieces (its schema's `pieces`) is their rows in order: pooled here
         pieces=lambda wc: piece_files(wc.table),
     output:
@@ -15,18 +15,19 @@ rule table:
     benchmark:
         benchmark_path(RES, "table", "{table}")
     # with a cluster executor the table jobs go as one group job (workflow/profiles/slurm sets its
-    # size), all but the timing table, which asks for the node to itself (slurm_extra below): the
-    # members of a group job must ask for the same slurm_extra
+    # size), all but a table of wall-clock timings, which asks for the node to itself (slurm_extra
+    # below): the members of a group job must ask for the same slurm_extra
     group:
-        lambda wc: None if wc.table == "runtime" else "tables"
+        lambda wc: None if BUILT_TABLES[wc.table].wall_clock else "tables"
     conda:
         "../../environment.yml"
     # wall-clock timings want the machine (capped by --cores) or, on SLURM, the node to themselves
-    threads: lambda wc: 2 if wc.table == "runtime" else 1
+    threads: lambda wc: 2 if BUILT_TABLES[wc.table].wall_clock else 1
     resources:
-        slurm_extra=lambda wc: "'--exclusive'" if wc.table == "runtime" else "",
+        slurm_extra=lambda wc: "'--exclusive'" if BUILT_TABLES[wc.table].wall_clock else "",
     params:
         spec=lambda wc: section_digest(SETTINGS, *BUILT_TABLES[wc.table].keys),
+        wall_clock=lambda wc: BUILT_TABLES[wc.table].wall_clock,
     script:
         "../scripts/table.py"
 
@@ -35,7 +36,7 @@ rule table:
 # tightness grid, a learner of the comparison), so that no long table job runs alone.
 rule table_piece:
     input:
-        code=lambda wc: code("table.py", BUILT_TABLES[wc.table].module),
+        code=lambda wc: code("table.py", BUILT_TABLES[wc.table].build),
     output:
         f"{RES}/tables/pieces/{{table}}/{{piece}}.csv",
     log:
@@ -50,6 +51,7 @@ rule table_piece:
         slurm_extra="",
     params:
         spec=lambda wc: section_digest(SETTINGS, *BUILT_TABLES[wc.table].keys),
+        wall_clock=False,
     script:
         "../scripts/table.py"
 

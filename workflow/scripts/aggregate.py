@@ -2,8 +2,8 @@
 
 from onlinerank.io import write_csv
 from onlinerank.pipeline import job_settings, run
-from onlinerank.table_schemas import check_columns
-from onlinerank.tables import aggregate_stage
+from onlinerank.sim_tables import aggregate_stage
+from onlinerank.tables import check_columns
 
 
 def main(log):

@@ -2,9 +2,9 @@
 its tables in the shared style, stamped with the config digest and the commit, saved as PNG and
 PDF; and each figure's caption for the HTML report."""
 
+from onlinerank.drawing import draw_figures
 from onlinerank.io import atomic_write_text
 from onlinerank.pipeline import job_settings, run
-from onlinerank.plotting import draw_figures
 
 
 def main(log):

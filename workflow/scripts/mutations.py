@@ -7,7 +7,7 @@ import time
 
 from onlinerank.io import write_csv
 from onlinerank.pipeline import job_settings, run
-from onlinerank.table_schemas import check_columns
+from onlinerank.tables import check_columns
 
 # workflow/mutants, the mutation tests: a testing device of the pipeline, not installed
 sys.path.insert(0, os.path.dirname(snakemake.scriptdir))

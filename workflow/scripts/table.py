@@ -1,18 +1,19 @@
-"""Write one table computed from the config alone (its builder: onlinerank.table_schemas.SCHEMAS),
-one piece of it (rule table_piece), or the table from its pieces."""
+"""Write one table computed from the config alone (its builder: onlinerank.tables.TABLES), one
+piece of it (rule table_piece), or the table from its pieces."""
 
 import os
 
-if snakemake.wildcards.table == "runtime":
-    # Wall-clock timings: one BLAS thread before numpy loads.  PermELearn's update is numpy matrix
-    # work; with a thread pool it competes with the other jobs of the run and slows 5-10x,
-    # erratically, on a busy machine (the OnlineRank round is single-threaded compiled code).
+if snakemake.params.wall_clock:
+    # Wall-clock timings (the table's declaration says so): one BLAS thread before numpy loads.
+    # PermELearn's update is numpy matrix work; with a thread pool it competes with the other jobs
+    # of the run and slows 5-10x, erratically, on a busy machine (the OnlineRank round is
+    # single-threaded compiled code).
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = "1"
 
 from onlinerank.io import atomic_write_text, concat_csv, write_csv  # noqa: E402
 from onlinerank.pipeline import job_settings, run  # noqa: E402
-from onlinerank.table_schemas import make_table  # noqa: E402
+from onlinerank.tables import make_table  # noqa: E402
 
 
 def main(log):

@@ -39,7 +39,7 @@ def _load_numba_without_blas_probe() -> None:
     if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
         return
     try:
-        import numba.np.linalg as linalg
+        import numba.np.linalg as linalg  # lazy: numba's internals, only when the patch applies
     except ImportError:  # pragma: no cover - other numba layout
         return
     probe = getattr(linalg, "ensure_blas", None)
@@ -51,7 +51,7 @@ def _load_numba_without_blas_probe() -> None:
 
     linalg.ensure_blas = no_blas
     try:
-        import numba.np.arraymath  # noqa: F401
+        import numba.np.arraymath  # noqa: F401  (lazy: registers the patched functions)
     finally:
         linalg.ensure_blas = probe
 
@@ -102,7 +102,7 @@ def _drop_stale_caches() -> None:
     process that loses a cache file it was about to read recompiles too).  A no-op when numba
     cannot cache here or its internals differ."""
     try:
-        from numba.core.caching import FunctionCache
+        from numba.core.caching import FunctionCache  # lazy: numba's internals, only when checked
 
         cache_dir = Path(FunctionCache(_drop_stale_caches)._cache_path)
         drop_stale_caches(cache_dir, sources_digest(_sources()))
@@ -120,7 +120,7 @@ _THREADS = threading.RLock()  # POSIX locks belong to the process: its threads t
 def _lock_fd() -> int | None:
     if not _LOCK_FD:
         try:
-            from numba.core.caching import FunctionCache
+            from numba.core.caching import FunctionCache  # lazy: numba's internals, on the first lock
 
             cache_dir = Path(FunctionCache(_drop_stale_caches)._cache_path)
             cache_dir.mkdir(parents=True, exist_ok=True)
@@ -148,7 +148,7 @@ def kernel_lock(name: str) -> Iterator[None]:
         locked = False
         if fd is not None and not _HELD.get(byte):
             try:
-                import fcntl
+                import fcntl  # lazy: POSIX only; without it the block runs unlocked
 
                 fcntl.lockf(fd, fcntl.LOCK_EX, 1, byte)
                 locked = True
@@ -171,6 +171,7 @@ def compile_once(namespace: dict[str, Any]) -> None:
     load the cache (numba reads the cache index again on each load).  A signature already in
     memory takes no lock."""
     try:
+        # lazy: numba's internals, a layout that may differ between numba versions
         from numba.core import sigutils
         from numba.core.registry import CPUDispatcher
     except ImportError:  # pragma: no cover - other numba layout

@@ -38,11 +38,14 @@ hook                               default                          override to
                                                                     computed, not simulated
 ``roles``                          ``frozenset()``                  declare the parts it plays in the
                                                                     claims (:data:`ROLES`)
+``plot_marker``                    ``None`` (not drawn)             mark its worst cases in the
+                                                                    worst-case figure
 =================================  ===============================  ==================================
 
 ``Adversary.implements("hook")`` tells whether a class overrides an optional hook.  What an
-adversary knows about itself (its memory, the parts it plays in the claims) lives in its own
-module: the command line and the claims ask these hooks and never match adversary names.
+adversary knows about itself (its memory, the parts it plays in the claims, its marker in the
+figures) lives in its own module: the command line, the claims and the figures ask these hooks
+and never match adversary names.
 """
 
 from __future__ import annotations
@@ -182,6 +185,9 @@ class Adversary:
     #: theory §4.1): the claims select adversaries by role, never by name
     #: (:meth:`onlinerank.adversaries.base.Adversary.has_role`)
     roles: ClassVar[frozenset[str]] = frozenset()
+    #: the marker of this adversary's worst cases in the figure of every learner's worst case
+    #: (theory §3.4; a matplotlib marker), ``None``: not drawn there
+    plot_marker: ClassVar[str | None] = None
 
     # --- required --------------------------------------------------------------------------------
     def reset(self, game: Game, rngs: list[np.random.Generator]) -> None:

@@ -58,6 +58,7 @@ class CyclicAdversary(Adversary):
     """Least-favoured item(s) every round; see the module docstring."""
 
     name = "cyclic"
+    plot_marker = "+"
     oblivious = True
     families = ("single", "kchoice", "subset")
     roles = frozenset({"least-favoured-item"})

@@ -77,6 +77,7 @@ class GreedyAdversary(Adversary):
     """Maximises the learner's exact one-step expected regret increment; see the module doc."""
 
     name = "greedy"
+    plot_marker = "x"
     oblivious = False
     families = ("single", "kchoice", "subset")
     roles = frozenset({"greedy-regret"})

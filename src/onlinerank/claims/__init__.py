@@ -5,31 +5,22 @@
 * :mod:`.stats` — the intervals and the one verdict rule;
 * builders, one module per part of the paper: :mod:`.upper`, :mod:`.lower`, :mod:`.section4`,
   :mod:`.spearman`, :mod:`.remarks`, :mod:`.runtime` — found like plug-ins: every submodule not
-  starting with ``_`` is imported when the package is (:data:`MODULES`), so a new claims module
-  needs no import line;
+  starting with ``_`` is imported when the package is (:data:`MODULES`,
+  :func:`onlinerank.registry.discover`), so a new claims module needs no import line;
 * :mod:`.report` — the claims document (``claims.json``), its schema and its renderings.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..settings import Settings
 
-
-def _discover() -> tuple[ModuleType, ...]:
-    """Import every submodule of the package not starting with ``_``, in name order (its
-    ``@claim`` builders register on import); the modules."""
-    names = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
-    return tuple(importlib.import_module(f"{__name__}.{name}") for name in names)
-
+from ..registry import discover
 
 #: every submodule of the package (imported, so that the claims modules register their claims)
-MODULES = _discover()
+MODULES = discover(__name__)
 
 from .registry import REGISTRY, TABLE_STAGE, Claim, stages_of, validate_registry  # noqa: E402
 from .report import (  # noqa: E402

@@ -15,6 +15,12 @@ import json
 import sys
 from pathlib import Path
 
+import yaml
+
+from ..schema_validation import ConfigError, validate_schema
+from ..settings import typed_settings
+from .changelog import LOG_PATH, ChangeLogError, append_only_violations, load_log, unrecorded
+from .evidence import claim_digests
 from .report import README_BEGIN, README_END, readme_summary
 
 
@@ -51,17 +57,16 @@ def entry_text(unrecorded: dict[str, tuple[str, str | None]]) -> str:
 
 
 def _digests(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    import yaml
-
-    from ..config import ConfigError, load_settings
-    from .changelog import LOG_PATH, ChangeLogError, append_only_violations, load_log, unrecorded
-    from .evidence import claim_digests
-
     path = Path(args.config)
     try:
-        settings = load_settings(yaml.safe_load(path.read_text()))
+        config = yaml.safe_load(path.read_text())
+        # the schema's check and defaults, then the typed settings: the full validator
+        # (onlinerank.config.load_settings) asks the claim registry, so the claims package cannot
+        # import it back; the pipeline validates the tier fully before every run
+        validate_schema(config)
     except (OSError, yaml.YAMLError, ConfigError) as err:
         p.exit(2, f"{path}: {err}\n")
+    settings = typed_settings(config)
     log_path = Path(args.log) if args.log else LOG_PATH
     try:
         log = load_log(log_path)

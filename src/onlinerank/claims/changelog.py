@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .registry import REGISTRY
+
 __all__ = [
     "LOG_PATH",
     "FORMAT",
@@ -96,14 +98,10 @@ def entry_label(path: Path, i: int, entry: Mapping) -> str:
 
 
 def _tested_ids() -> set[str]:
-    from .registry import REGISTRY
-
     return {c.id for c in REGISTRY.values() if c.section != "not-tested"}
 
 
 def _known_ids() -> set[str]:
-    from .registry import REGISTRY
-
     return set(REGISTRY)
 
 

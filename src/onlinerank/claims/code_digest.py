@@ -56,7 +56,7 @@ NOT_FOLLOWED = (
     "onlinerank.settings",
     "onlinerank.config",
     "onlinerank.schema_validation",
-    "onlinerank.table_schemas",
+    "onlinerank.tables",
     # the digest and the change log themselves, the report and the figures' catalog
     "onlinerank.claims.code_digest",
     "onlinerank.claims.evidence",

@@ -3,19 +3,27 @@ one-interval-per-cell claims over a table of means."""
 
 from __future__ import annotations
 
+import inspect
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .registry import Context, make_cell
 from .stats import asymptotic_exponent, bonferroni_t, normal_interval
 
+if TYPE_CHECKING:
+    from ..adversaries.base import Adversary
+    from ..learners.base import Learner
+
 __all__ = [
     "ratio_exponent_cell",
     "CELL_KEYS",
     "final",
-    "is_onlinerank",
+    "learner_class",
+    "adversary_class",
+    "is_paper_algorithm",
     "at_paper_eta",
     "at_stated_eta",
     "sampler_of",
@@ -41,52 +49,79 @@ def final(rows: Iterable[dict], metric: str = "regret") -> list[dict]:
     return [r for r in rows if r["metric"] == metric and r["t"] == r["T"]]
 
 
-def is_onlinerank(ctx: Context, label: str) -> bool:
-    """Whether the learner labelled ``label`` is OnlineRank (at any rate)."""
-    return ctx.learner_spec(label).get("name") == "onlinerank"
+def _registry(kind: str) -> Mapping[str, Any]:
+    """The registry of learners (``kind`` ``"learners"``) or adversaries (``"adversaries"``): what
+    the claims need to know about a plug-in, they ask its class."""
+    # lazy: the plug-ins load the engine, which importing the claims must not (tests/test_catalog.py)
+    from ..adversaries import ADVERSARIES
+    from ..learners import LEARNERS
+
+    return LEARNERS if kind == "learners" else ADVERSARIES
+
+
+def adversary_class(ctx: Context, label: str) -> type[Adversary] | None:
+    """The registered class of the adversary labelled ``label`` in the config (None if unknown)."""
+    spec = ctx.settings.adversaries.get(label)
+    return None if spec is None else _registry("adversaries").get(spec.name)
+
+
+def learner_class(ctx: Context, label: str) -> type[Learner] | None:
+    """The registered class of the learner labelled ``label`` in the config (None if unknown)."""
+    spec = ctx.settings.learners.get(label)
+    return None if spec is None else _registry("learners").get(spec.name)
+
+
+def is_paper_algorithm(ctx: Context, label: str) -> bool:
+    """Whether the learner labelled ``label`` is the paper's algorithm (OnlineRank, theory §2.1; its
+    class declares :attr:`~onlinerank.learners.base.Learner.paper_algorithm`), at any rate."""
+    cls = learner_class(ctx, label)
+    return cls is not None and cls.paper_algorithm
 
 
 def sampler_of(ctx: Context, label: str) -> str | None:
-    """The sampler of OnlineRank learner ``label`` (theory §2.3, §2.4): its spec's, else the
-    constructor's default (:meth:`onlinerank.settings.Spec.param`); ``None`` for another or an
-    unknown learner."""
-    spec = ctx.settings.learners.get(label)
-    return spec.param("sampler") if spec is not None and spec.name == "onlinerank" else None
+    """The sampler of the learner labelled ``label`` (theory §2.3, §2.4): what its class answers
+    for its entry (:meth:`~onlinerank.learners.base.Learner.configured_sampler`: the entry's,
+    else the constructor's default); ``None`` for a learner without a choice of sampler or an
+    unknown one."""
+    cls = learner_class(ctx, label)
+    return None if cls is None else cls.configured_sampler(ctx.settings.learners[label].params)
+
+
+def _configured_rate(ctx: Context, label: str) -> str | float | None:
+    """The rate rule of the paper's algorithm labelled ``label`` (None for another learner)."""
+    cls = learner_class(ctx, label)
+    if cls is None or not cls.paper_algorithm:
+        return None
+    return cls.configured_rate(ctx.settings.learners[label].params)
 
 
 def at_paper_eta(ctx: Context, label: str) -> bool:
-    """OnlineRank configured at the paper's learning rate η_p (theory §3.2): the learner the
-    paper's theorems are about.  Selected by its configured rate (its spec's ``eta``, the
-    constructor's default when the spec names none), not by the rate its rows recorded: a learner
-    meant to run at η_p that resolves another rate (the ``eta-0.1`` mutation) must still be tested
-    by these claims, and fail them, rather than drop out of them."""
-    spec = ctx.settings.learners.get(label)
-    return spec is not None and spec.name == "onlinerank" and spec.param("eta") == "paper"
+    """The paper's algorithm configured at the paper's learning rate η_p (theory §3.2): the
+    learner the paper's theorems are about.  Selected by its configured rate (its entry's
+    ``eta``, the constructor's default when the entry names none), not by the rate its rows
+    recorded: a learner meant to run at η_p that resolves another rate (the ``eta-0.1`` mutation)
+    must still be tested by these claims, and fail them, rather than drop out of them."""
+    return _configured_rate(ctx, label) == "paper"
 
 
 def at_stated_eta(ctx: Context, label: str) -> bool:
-    """OnlineRank at Corollary 3.2's own rate: η_p with the corollary's stated M (n, kn, n²/4)."""
-    spec = ctx.learner_spec(label)
-    return spec.get("name") == "onlinerank" and spec.get("eta") == "stated"
+    """The paper's algorithm at Corollary 3.2's own rate: η_p with the corollary's stated M (n,
+    kn, n²/4)."""
+    return _configured_rate(ctx, label) == "stated"
 
 
 def plays_role(ctx: Context, label: str, role: str) -> bool:
     """Whether the adversary labelled ``label`` in the config declares ``role`` (one of
     :data:`onlinerank.adversaries.base.ROLES`, theory §3.4 and §4.1): the claims select adversaries
     by the part they play, never by name."""
-    from ..adversaries import ADVERSARIES
-    from ..adversaries.base import Adversary
-
-    cls = ADVERSARIES.get(ctx.settings.adversaries[label].name, Adversary)
-    return cls.has_role(role)
+    cls = adversary_class(ctx, label)
+    return cls is not None and cls.has_role(role)
 
 
 def has_own_bound(ctx: Context, label: str) -> bool:
     """Whether the learner labelled ``label`` states a regret bound of its own (its class overrides
     :meth:`~onlinerank.learners.base.Learner.regret_bound`, theory §3.2-§3.3): a sublinear guarantee."""
-    from ..learners import LEARNERS
-
-    cls = LEARNERS.get(ctx.learner_spec(label).get("name", ""))
+    cls = learner_class(ctx, label)
     return cls is not None and cls.implements("regret_bound")
 
 
@@ -129,10 +164,8 @@ def control_reason(ctx: Context, r: dict, twins: dict | None = None) -> str:
       adversary, family, n, k, T) is in ``twins`` (:func:`sampler_twins`): by Lemma 6.1 both give
       OnlineRank the same expected loss every round, so the twin already tests the claim.
     """
-    from ..adversaries import ADVERSARIES
-
     spec = ctx.settings.adversaries.get(r.get("adversary", ""))
-    cls = ADVERSARIES.get(spec.name) if spec is not None else None
+    cls = adversary_class(ctx, r.get("adversary", ""))
     if spec is not None and cls is not None and getattr(cls, "learner_independent", False):
         return f"the {spec.name} adversary: every learner's expected regret is the same"
     if (
@@ -156,15 +189,10 @@ def _twin_key(r: dict) -> tuple:
 def _law(ctx: Context, kind: str, label: str) -> dict:
     """A learner's or adversary's law: its registered name and every constructor parameter (as
     configured, else the constructor's default), not its label."""
-    import inspect
-
     spec = (ctx.settings.learners if kind == "learners" else ctx.settings.adversaries).get(label)
     if spec is None:
         return {"label": label}
-    from ..adversaries import ADVERSARIES
-    from ..learners import LEARNERS
-
-    cls = (LEARNERS if kind == "learners" else ADVERSARIES).get(spec.name)
+    cls = _registry(kind).get(spec.name)
     names = [] if cls is None else [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
     out = {"name": spec.name, **{k: v for k, v in spec.as_dict().items() if k != "name"}}
     for p in names:

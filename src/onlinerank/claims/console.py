@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..io import atomic_write_text, read_table, write_csv
+from ..provenance import config_digest, git_commit, versions
 from .evidence import THEORY_DIR
 from .report import (
     FINDING_WORD,
@@ -36,8 +37,6 @@ __all__ = ["write_claims", "report_intro", "epilogue"]
 
 
 def _meta(settings: Settings) -> dict:
-    from ..provenance import config_digest, git_commit, versions
-
     return {
         "config_digest": config_digest(settings.as_config()),
         "commit": git_commit(),

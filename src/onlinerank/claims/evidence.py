@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..settings import setting_value
 from .code_digest import code_closure
-from .registry import REGISTRY, Claim, Context, inputs_digest
+from .registry import REGISTRY, TABLE_STAGE, Claim, Context, inputs_digest
 from .stats import combine_verdicts
 
 if TYPE_CHECKING:
@@ -157,8 +157,6 @@ def claim_test(c: Claim, settings: Settings) -> dict:
 
 
 def _optional_stages(c: Claim) -> set[str]:
-    from .registry import TABLE_STAGE
-
     return {TABLE_STAGE[t] for t in c.optional}
 
 

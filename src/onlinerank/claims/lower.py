@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from itertools import combinations, permutations
 
+from .. import hindsight
 from .common import cell_params, final, is_closed_form, plays_role
 from .registry import SIM_COLUMNS, Context, claim, exact_cell, make_cell
 from .stats import abs_interval, bonferroni_t, normal_interval, welch_satterthwaite_df
@@ -231,7 +233,7 @@ def route(ctx: Context) -> list[dict]:
     about="every learner of the lower stage",
 )
 def exact_formula(ctx: Context) -> list[dict]:
-    from ..lowerbound import exact_regret
+    from ..lowerbound import exact_regret  # lazy: SciPy loads where a claim is evaluated
 
     return _pooled_relative(
         ctx, final(ctx.table("sim_lower")), lambda r: float(exact_regret(r["n"], r["T"], r["k"])), "regret"
@@ -253,7 +255,7 @@ def exact_formula(ctx: Context) -> list[dict]:
     reads={"lower_curves": CURVES},
 )
 def upper_lower(ctx: Context) -> list[dict]:
-    from ..lowerbound import UPPER_LOWER_RATIO
+    from ..lowerbound import UPPER_LOWER_RATIO  # lazy: SciPy loads where a claim is evaluated
 
     by = defaultdict(list)
     for r in ctx.table("lower_curves"):
@@ -318,7 +320,6 @@ def hc_linear(ctx: Context) -> list[dict]:
 
 def _compositions(T: int, n: int):
     """Every frequency vector ``f`` of ``n`` items summing to ``T`` (stars and bars)."""
-    from itertools import combinations
 
     for bars in combinations(range(T + n - 1), n - 1):
         prev, f = -1, []
@@ -348,9 +349,6 @@ LSTAR_GRID = ((3, 7), (4, 8), (5, 6), (6, 4))
     about="the offline optimum of the lower-bound construction (no learner)",
 )
 def lstar_identity(ctx: Context) -> list[dict]:
-    from itertools import permutations
-
-    from ..hindsight import hindsight_loss
 
     out = []
     for n, T in LSTAR_GRID:
@@ -361,7 +359,7 @@ def lstar_identity(ctx: Context) -> list[dict]:
             brute = min(sum(f[u] * pos for pos, u in enumerate(p)) for p in perms)
             m = [sum(1 for v in f if v >= x) for x in range(1, T + 1)]
             identity = sum(mx * (mx - 1) for mx in m) // 2
-            code = float(hindsight_loss(f, T * (n - 1)))  # sum_{u<v} |s(u) - s(v)| = n - 1 a round
+            code = float(hindsight.hindsight_loss(f, T * (n - 1)))  # sum_{u<v} |s(u) - s(v)| = n - 1 a round
             worst_m = max(worst_m, abs(identity - brute))
             worst_code = max(worst_code, abs(code - brute))
             count += 1

@@ -30,16 +30,15 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import numpy as np
 
-from ..settings import setting_value
-from ..table_schemas import SIM_COLUMNS, TABLE_STAGE, columns
+from ..registry import Registry
+from ..seeding import stream
+from ..settings import Settings, setting_value
+from ..tables import SIM_COLUMNS, TABLE_STAGE, columns
 from .stats import interval_verdict
-
-if TYPE_CHECKING:
-    from ..settings import Settings
 
 __all__ = [
     "SECTIONS",
@@ -97,10 +96,13 @@ class Claim:
         return tuple(sorted({TABLE_STAGE[t] for t in self.reads}))
 
 
-REGISTRY: dict[str, Claim] = {}
+#: every registered statement, by id (filled by the modules of :mod:`onlinerank.claims` on import)
+REGISTRY: Registry = Registry("claim", key="id")
 
 
 def _add(entry: Claim) -> Claim:
+    """Check ``entry`` and register it in :data:`REGISTRY` (the one way of
+    :mod:`onlinerank.registry`)."""
     if entry.id in REGISTRY:
         raise ValueError(f"duplicate claim id {entry.id!r}")
     if entry.section not in SECTIONS:
@@ -120,8 +122,7 @@ def _add(entry: Claim) -> Claim:
         raise ValueError(f"claim {entry.id}: kind must be one of {', '.join(KINDS)}, got {entry.kind!r}")
     elif entry.kind != "data" and not entry.basis:
         raise ValueError(f"claim {entry.id}: kind {entry.kind!r} needs a basis (what it rests on or checks)")
-    REGISTRY[entry.id] = entry
-    return entry
+    return REGISTRY.register(entry)
 
 
 def claim(**fields: Any) -> Callable[[Callable], Callable]:
@@ -202,8 +203,6 @@ class Context:
 
     def rng(self, *names: object) -> np.random.Generator:
         """A named stream for this claim (bootstrap draws): ``(seed, "claims", id, *names)``."""
-        from ..seeding import stream
-
         self.drew = True
         return stream(self.settings.seed, "claims", self.claim.id, *names)
 

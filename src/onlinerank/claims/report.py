@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from ..figures import claim_figures
+from ..schema_validation import jsonschema
 from .changelog import LOG_PATH, changes_after_data, load_log, recorded_digests, recorded_in, validate_commits
 from .evidence import (
     claim_digest,
@@ -235,8 +236,6 @@ def document_json(doc: Mapping) -> str:
 
 def validate_document(doc: Mapping) -> None:
     """Validate a claims document (as loaded from JSON) against ``schema.json``."""
-    from ..schema_validation import jsonschema
-
     jsonschema().validate(_clean(doc), json.loads(SCHEMA_PATH.read_text()))
 
 

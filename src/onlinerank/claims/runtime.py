@@ -17,7 +17,8 @@ from collections import defaultdict
 
 import numpy as np
 
-from .common import sampler_of
+from ..timing_fits import fit_exponent, process_exponent, process_ratio
+from .common import is_paper_algorithm, sampler_of
 from .registry import Context, claim, make_cell
 from .stats import bonferroni_z
 
@@ -73,11 +74,15 @@ def _per_process(fit: dict) -> str:
     return ", ".join(f"{v:.3g}" for v in fit["per_process"])
 
 
-def _exponent_cells(ctx: Context, name: str, part: str, excess: bool, note) -> list[dict]:
-    from ..timing_fits import process_exponent
+def _sinkhorn_learners(ctx: Context) -> set[str]:
+    """The labels of the timed learners that balance by Sinkhorn sweeps (PermELearn, theory
+    §3.3): those whose timing counters report sweeps, which gives them the part ``sweep``
+    (:meth:`~onlinerank.learners.base.Learner.timing_counters`)."""
+    return {r["learner"] for r in ctx.table("runtime") if r["part"] == "sweep"}
 
-    labels = sorted({r["learner"] for r in ctx.table("runtime") if r["name"] == name})
-    series = [(lab, _repeats(ctx, lab, part)) for lab in labels]
+
+def _exponent_cells(ctx: Context, labels: set[str], part: str, excess: bool, note) -> list[dict]:
+    series = [(lab, _repeats(ctx, lab, part)) for lab in sorted(labels)]
     series = [(lab, by) for lab, by in series if len(by) >= 2]
     level = _level(ctx, len(series))
     out = []
@@ -127,8 +132,6 @@ def _spread(ns, by) -> str:
     about="OnlineRank (each configured sampler)",
 )
 def runtime_onlinerank(ctx: Context) -> list[dict]:
-    from ..timing_fits import fit_exponent
-
     def note(lab, ns, by):
         med = [float(np.median(_secs(by[n]))) for n in ns]
         return (
@@ -136,7 +139,8 @@ def runtime_onlinerank(ctx: Context) -> list[dict]:
             f"spread max/min {_spread(ns, by)}"
         )
 
-    return _exponent_cells(ctx, "onlinerank", "round", True, note)
+    labels = {r["learner"] for r in ctx.table("runtime") if is_paper_algorithm(ctx, r["learner"])}
+    return _exponent_cells(ctx, labels, "round", True, note)
 
 
 @claim(
@@ -158,8 +162,6 @@ def runtime_onlinerank(ctx: Context) -> list[dict]:
     about="PermELearn",
 )
 def runtime_sweep(ctx: Context) -> list[dict]:
-    from ..timing_fits import fit_exponent
-
     def note(lab, ns, by):
         upd = _repeats(ctx, lab, "update")
         e_upd = fit_exponent(list(upd), [float(np.median(_secs(v))) for v in upd.values()])
@@ -169,7 +171,7 @@ def runtime_sweep(ctx: Context) -> list[dict]:
             f"{_spread(ns, by)}"
         )
 
-    return _exponent_cells(ctx, "permelearn", "sweep", False, note)
+    return _exponent_cells(ctx, _sinkhorn_learners(ctx), "sweep", False, note)
 
 
 @claim(
@@ -194,19 +196,18 @@ def runtime_sweep(ctx: Context) -> list[dict]:
     about="OnlineRank (Plackett–Luce) and PermELearn",
 )
 def runtime_speedup(ctx: Context) -> list[dict]:
-    from ..timing_fits import process_ratio
-
     rt = ctx.table("runtime")
+    sinkhorn = _sinkhorn_learners(ctx)
     pl: dict[int, list[dict]] = defaultdict(list)
     pe: dict[int, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
     for r in rt:
         if (
             r["part"] == "round"
-            and r["name"] == "onlinerank"
+            and is_paper_algorithm(ctx, r["learner"])
             and sampler_of(ctx, r["learner"]) == "plackett-luce"
         ):
             pl[int(r["n"])].append(r)
-        elif r["name"] == "permelearn":
+        elif r["learner"] in sinkhorn:
             pe[int(r["n"])][r["part"]].append(r)
     nmin = _fit_min_n(ctx)
     points = []

@@ -8,8 +8,13 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
+import numpy as np
+
 from .. import bounds as B
-from .common import at_paper_eta, cell_params, final, has_own_bound, plays_role, ratio_cells
+from ..cited_bounds import FPL, HEDGE, PERMELEARN, CitedBound
+from ..feedback import Feedback
+from ..game import Game
+from .common import at_paper_eta, cell_params, final, has_own_bound, learner_class, plays_role, ratio_cells
 from .registry import SIM_COLUMNS, Context, claim, exact_cell, make_cell
 from .stats import abs_interval, asymptotic_exponent
 
@@ -26,14 +31,6 @@ COMPARISON = (
     "ratio_over_claimed",
 )
 
-#: the baseline bound each comparison uses (theory §3.3; this project's reconstruction)
-BASELINE_BOUND = {
-    "hedge": "Hedge over the n! rankings, L√(T ln n!/2) with loss range L = M (binary feedback) or "
-    "(n³−n)/6 (Spearman)",
-    "fpl": "FPL (Kalai–Vempala), 2√(DRAT) with D = ⌊n²/2⌋, R the range of d·s, A = max‖s‖₁",
-    "permelearn": "PermELearn (Helmbold–Warmuth), c(√(2 L_est n ln n) + n ln n) with the scale c and "
-    "L_est of a uniform ranking",
-}
 #: the paper's domain of each family, as the cell label shows it
 _DOMAIN = {
     "kchoice": "n ≥ 2, 1 ≤ k ≤ n/2, T ≥ 1",
@@ -43,19 +40,21 @@ _DOMAIN = {
 }
 
 
-def _omega_cells(ctx, comparisons):
-    """One cell per (method, family): the exact infimum c over the paper's domain of
+def _omega_cells(ctx, cited: CitedBound, families: tuple[str, ...]):
+    """One cell per family of the cited baseline bound ``cited``
+    (:data:`onlinerank.cited_bounds.CITED_BOUNDS`): the exact infimum c over the paper's domain of
     (baseline bound / Theorem 3.1) / claimed factor, decided with SymPy
     (:func:`onlinerank.asymptotics.decide`, theory §3.3).  c > 0 is Ω; a limit 0 on some path
     gives c = 0.  The expression is first tied to the code's bounds: it must reproduce the
     table's ratio/claimed at every row of that comparison (relative difference ≤ 1e-12), else
     the step stops with an error (the proof would be about other formulas).  An undecided step
     gives the interval [0, c]."""
-    from .. import asymptotics as A
+    from .. import asymptotics as A  # lazy: SymPy loads only where an Ω statement is decided
 
     rows = ctx.table("bound_comparison")
+    method = cited.method
     out = []
-    for method, family in comparisons:
+    for family in families:
         mine = [r for r in rows if r["method"] == method and r["family"] == family]
         if not mine:
             continue
@@ -76,7 +75,7 @@ def _omega_cells(ctx, comparisons):
             else ""
         )
         note = (
-            f"{kind}baseline bound: {BASELINE_BOUND[method]}, this project's reconstruction, theory §3.3; "
+            f"{kind}baseline bound: {cited.formula}, this project's reconstruction, theory §3.3; "
             f"limit {res.limit_expr} = {res.limit:.4g} ({res.limit_path}); c = {res.c_expr} = {res.c:.4g} "
             f"at {res.where} ({exact}); matches the table's {count} rows to {diff:.1g}"
         )
@@ -156,7 +155,7 @@ _OMEGA_STAT = "inf over the paper's domain of (baseline bound / Theorem 3.1) / c
     **_OMEGA,
 )
 def sec4_hedge(ctx: Context) -> list[dict]:
-    return _omega_cells(ctx, [("hedge", "subset"), ("hedge", "kchoice"), ("hedge", "single")])
+    return _omega_cells(ctx, HEDGE, ("subset", "kchoice", "single"))
 
 
 @claim(
@@ -173,7 +172,7 @@ def sec4_hedge(ctx: Context) -> list[dict]:
     **_OMEGA,
 )
 def sec4_fpl(ctx: Context) -> list[dict]:
-    return _omega_cells(ctx, [("fpl", "kchoice")])
+    return _omega_cells(ctx, FPL, ("kchoice",))
 
 
 @claim(
@@ -190,7 +189,7 @@ def sec4_fpl(ctx: Context) -> list[dict]:
     **_OMEGA,
 )
 def sec4_permelearn(ctx: Context) -> list[dict]:
-    return _omega_cells(ctx, [("permelearn", "single"), ("permelearn", "kchoice")])
+    return _omega_cells(ctx, PERMELEARN, ("single", "kchoice"))
 
 
 @claim(
@@ -208,7 +207,7 @@ def sec4_permelearn(ctx: Context) -> list[dict]:
     **_OMEGA,
 )
 def sec5_fpl(ctx: Context) -> list[dict]:
-    return _omega_cells(ctx, [("fpl", "spearman")])
+    return _omega_cells(ctx, FPL, ("spearman",))
 
 
 @claim(
@@ -225,7 +224,7 @@ def sec5_fpl(ctx: Context) -> list[dict]:
     **_OMEGA,
 )
 def sec5_permelearn(ctx: Context) -> list[dict]:
-    return _omega_cells(ctx, [("permelearn", "spearman")])
+    return _omega_cells(ctx, PERMELEARN, ("spearman",))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -248,10 +247,7 @@ def sec5_permelearn(ctx: Context) -> list[dict]:
     about="Hedge over n! rankings (the paper's MW scheme)",
 )
 def mw_law(ctx: Context) -> list[dict]:
-    import numpy as np
-
-    from ..feedback import Feedback
-    from ..game import Game
+    # lazy: the plug-ins load the engine, which importing the claims must not (tests/test_catalog.py)
     from ..learners.hedge import Hedge
 
     out = []
@@ -287,9 +283,19 @@ def mw_law(ctx: Context) -> list[dict]:
 BASE = {"sim_baselines": SIM_COLUMNS}
 
 
-def _cyclic(name: str, target: float, title: str, statement: str):
+def _deterministic(ctx: Context, label: str) -> bool:
+    """Whether the learner labelled ``label`` ranks deterministically (its class declares
+    :attr:`~onlinerank.learners.base.Learner.deterministic`: Follow-the-Leader)."""
+    cls = learner_class(ctx, label)
+    return cls is not None and cls.deterministic
+
+
+def _cyclic(claim_id: str, learners, about: str, target: float, title: str, statement: str):
+    """The finding ``claim_id``: the regret of the learners ``learners(ctx, label)`` selects grows
+    like T^target against the adversary playing the least-favoured item (theory §3.4)."""
+
     @claim(
-        id=f"beyond.cyclic.{name}",
+        id=claim_id,
         section="beyond",
         kind="data",
         paper_ref="theory §3.4 (the cyclic adversary)",
@@ -301,18 +307,12 @@ def _cyclic(name: str, target: float, title: str, statement: str):
         test="local slope over the two largest T (a grid of multiples of n), 95% bootstrap widened by the "
         "truncation estimate",
         reads=BASE,
-        about="OnlineRank at η_p" if name == "onlinerank" else "Follow-the-Leader",
+        about=about,
     )
     def build(ctx):
-        want = "onlinerank" if name == "onlinerank" else "ftl"
         groups = defaultdict(list)
         for r in final(ctx.table("sim_baselines")):
-            ok = (
-                at_paper_eta(ctx, r["learner"])
-                if want == "onlinerank"
-                else ctx.learner_spec(r["learner"])["name"] == "ftl"
-            )
-            if ok and plays_role(ctx, r["adversary"], "least-favoured-item"):
+            if learners(ctx, r["learner"]) and plays_role(ctx, r["adversary"], "least-favoured-item"):
                 groups[(r["experiment"], r["adversary"], r["learner"], r["family"], r["n"], r["k"])].append(r)
         out = []
         for key, rs in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
@@ -346,13 +346,17 @@ def _cyclic(name: str, target: float, title: str, statement: str):
 
 
 _cyclic(
-    "onlinerank",
+    "beyond.cyclic.onlinerank",
+    at_paper_eta,
+    "OnlineRank at η_p",
     0.5,
     "Against the cyclic adversary OnlineRank's regret grows like √T",
     "The least-favoured-item adversary costs OnlineRank about ηT(n−1)/8 = Θ(√T) at η_p (theory §3.4).",
 )
 _cyclic(
-    "ftl",
+    "beyond.cyclic.ftl",
+    _deterministic,
+    "Follow-the-Leader",
     1.0,
     "Against the cyclic adversary Follow-the-Leader's regret grows linearly",
     "The chosen item always sits at the bottom of FTL's ranking: FTL loses n−1 per round, the "

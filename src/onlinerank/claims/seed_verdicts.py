@@ -30,6 +30,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..settings import STAGES
+from ..tables import TABLE_STAGE, TABLES
 from .registry import Claim, stages_of
 
 if TYPE_CHECKING:
@@ -61,19 +63,15 @@ KIND_TEXT = {"exact": "exact, seed-free", "wall clock": "wall clock, seed-free"}
 def seeded_tables() -> frozenset[str]:
     """Tables whose numbers depend on the config's ``seed``: the simulation tables (aggregated
     from the simulate jobs: no builder, a simulation stage) and every table whose builder reads
-    ``seed`` (:data:`onlinerank.table_schemas.SCHEMAS`)."""
-    from ..table_schemas import SCHEMAS, STAGES
-
+    ``seed`` (:data:`onlinerank.tables.base.TABLES`)."""
     return frozenset(
-        name for name, s in SCHEMAS.items() if (not s.builder and s.stage in STAGES) or "seed" in s.keys
+        name for name, s in TABLES.items() if (s.build is None and s.stage in STAGES) or "seed" in s.keys
     )
 
 
 def tables_read(c: Claim, settings: Settings) -> set[str]:
     """The tables claim ``c`` reads under ``settings``: its declared tables and its optional tables
     whose stage is configured."""
-    from .registry import TABLE_STAGE
-
     present = stages_of(settings)
     return set(c.reads) | {t for t in c.optional if TABLE_STAGE[t] in present}
 

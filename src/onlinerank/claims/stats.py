@@ -76,7 +76,7 @@ def bonferroni_t(m: int, alpha: float, df: float) -> tuple[float, float]:
         return z_two_sided(level), level
     if df < 1:
         raise ValueError(f"Student t needs at least 1 degree of freedom, got {df!r}")
-    from scipy.stats import t as student_t
+    from scipy.stats import t as student_t  # lazy: SciPy loads where an interval is computed
 
     return float(student_t.ppf(1.0 - (1.0 - level) / 2.0, df)), level
 

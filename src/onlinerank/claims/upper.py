@@ -15,7 +15,7 @@ from .common import (
     at_stated_eta,
     cell_params,
     final,
-    is_onlinerank,
+    is_paper_algorithm,
     ratio_cells,
     ratio_exponent_cell,
     sampler_of,
@@ -230,7 +230,7 @@ def any_eta(ctx: Context) -> list[dict]:
     rows = [
         r
         for r in final(ctx.table("sim_upper"))
-        if is_onlinerank(ctx, r["learner"]) and not at_paper_eta(ctx, r["learner"])
+        if is_paper_algorithm(ctx, r["learner"]) and not at_paper_eta(ctx, r["learner"])
     ]
     out += ratio_cells(ctx, rows, lambda r: B.theorem31_sharp(r["n"], r["T"], r["M"], r["eta"]))
     return out

@@ -6,22 +6,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..plotting import regret_panels
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="baselines_regret",
+
+@figure(
+    "baselines_regret",
     tables=("sim_baselines", "bounds_baselines"),
     claims=("beyond.greedy", "thm3.3.every_algorithm", "beyond.cyclic.onlinerank", "beyond.cyclic.ftl"),
     caption="OnlineRank and the baselines (Hedge, FPL, PermELearn, FTL, uniform) on common "
     "adversaries; the greedy adversary adapts to each learner (an observation, not a comparison).",
 )
-
-
 def plot_baselines_regret(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret vs T of every learner on common adversaries, with Theorem 3.1 (theory §3.2, §3.3)."""
     bnd = {(r["family"], r["n"], r["k"], r["T"]): r for r in tables["bounds_baselines"]}

@@ -12,25 +12,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..cited_bounds import CITED_BOUNDS
 from ..plotting import LEARNER_COLORS, plain_log_axis
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="bound_comparison",
-    tables=("bound_comparison",),
-    claims=("sec4.hedge", "sec4.fpl", "sec4.permelearn", "sec5.fpl", "sec5.permelearn"),
-    caption="Each baseline's regret bound over Theorem 3.1's, divided by the factor the paper claims, "
-    "versus n (and k) at T = T_factor n ln n, with the exact infimum c over the paper's domain "
-    "(solid) and the limit as n grows (dashed): the Omega statements hold iff c > 0.",
-)
-
 FAMILIES = ["single", "kchoice", "subset", "spearman"]
-NAMES = {"hedge": "Hedge over n!", "fpl": "FPL", "permelearn": "PermELearn"}
+#: each cited baseline's legend (its declaration's label)
+NAMES = {m: cited.label for m, cited in CITED_BOUNDS.items()}
 
 
 def panels_of(rows: list[dict]) -> tuple[list[tuple], dict[tuple, list[dict]]]:
@@ -43,9 +36,18 @@ def panels_of(rows: list[dict]) -> tuple[list[tuple], dict[tuple, list[dict]]]:
     return keys, panels
 
 
+@figure(
+    "bound_comparison",
+    tables=("bound_comparison",),
+    claims=("sec4.hedge", "sec4.fpl", "sec4.permelearn", "sec5.fpl", "sec5.permelearn"),
+    caption="Each baseline's regret bound over Theorem 3.1's, divided by the factor the paper claims, "
+    "versus n (and k) at T = T_factor n ln n, with the exact infimum c over the paper's domain "
+    "(solid) and the limit as n grows (dashed): the Omega statements hold iff c > 0.",
+)
 def plot_bound_comparison(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Each baseline's bound over Theorem 3.1's over the claimed factor, with the exact infimum
     and the limit (theory §3.3)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read; SymPy too
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
 
@@ -62,7 +64,7 @@ def plot_bound_comparison(tables: dict[str, list[dict]], config: Settings) -> Fi
     for ax, key in zip(axes.flat, keys, strict=False):
         fam, sweep, fixed = key
         top = 0.0
-        for m in ("hedge", "fpl", "permelearn"):
+        for m in CITED_BOUNDS:
             rs = sorted((r for r in panels[key] if r["method"] == m), key=lambda r: r[sweep])
             if not rs:
                 continue

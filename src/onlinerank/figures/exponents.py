@@ -9,25 +9,25 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="exponents",
+
+@figure(
+    "exponents",
     tables=("claims",),
     claims=("beyond.exponent.T", "beyond.exponent.n", "beyond.exponent.k"),
     caption="Local exponents of the regret in T, n and k at the large end of each grid (95% "
     "bootstrap widened by the truncation estimate) against the bound's local exponents.",
 )
-
-
 def plot_exponents(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """The cells of the findings beyond.exponent.* (rows of the claims document) as intervals
     against the bound's local exponent (theory §3.2)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     claims = {c["id"]: c for c in tables["claims"]}

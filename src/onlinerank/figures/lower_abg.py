@@ -8,24 +8,24 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="lower_abg",
+
+@figure(
+    "lower_abg",
     tables=("lower_abg",),
     claims=("beyond.lower_route",),
     caption="The paper's alpha + beta + gamma route: the implied regret lower bound against the "
     "exact values.",
 )
-
-
 def plot_lower_abg(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """alpha + beta + gamma per j against E[L*], and the implied regret bound (theory §4.4)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rs = sorted(tables["lower_abg"], key=lambda r: r["j"])

@@ -7,23 +7,23 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="lower_frequencies",
+
+@figure(
+    "lower_frequencies",
     tables=("lower_frequencies",),
     claims=("thm3.3.binomial",),
     caption="Monte Carlo frequency of one item under the random adversary against the Binomial (T, k/n) law.",
 )
-
-
 def plot_lower_frequencies(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """The frequency histogram against the Binomial(T, k/n) pmf (theory §4.1)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rs = tables["lower_frequencies"]

@@ -8,24 +8,24 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="lower_hc",
+
+@figure(
+    "lower_hc",
     tables=("lower_hc",),
     claims=("beyond.h_c",),
     caption="h_c(n): the smallest horizon from which the exact regret exceeds c n^{3/2} sqrt(T) for "
     "good, for several c, against the explicit h(n) = n/2.",
 )
-
-
 def plot_lower_hc(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """h_c(n) against n with a line through the origin per c (theory §4.5 d)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = [r for r in tables["lower_hc"] if r["h_c"] >= 0]

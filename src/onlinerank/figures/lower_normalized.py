@@ -10,24 +10,24 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..plotting import plain_log_axis
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="lower_normalized",
+
+@figure(
+    "lower_normalized",
     tables=("lower_curves", "sim_lower"),
     claims=("thm3.3.lower", "thm3.3.every_algorithm", "beyond.lower_exact_formula"),
     caption="Regret against the random adversary normalised by n^{3/2} sqrt(kT): the exact formula, "
     "its asymptote and corrected asymptote, and Monte Carlo means of every learner.",
 )
-
-
 def plot_lower_normalized(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Normalised exact regret, its asymptotes and the Monte Carlo means per k (theory §4.2, §4.3)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     import matplotlib
     from matplotlib.figure import Figure
 

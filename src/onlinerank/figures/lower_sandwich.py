@@ -11,25 +11,26 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..plotting import plain_log_axis
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="lower_sandwich",
+
+@figure(
+    "lower_sandwich",
     tables=("lower_curves", "sim_upper"),
     claims=("beyond.upper_lower_ratio", "thm3.3.lower"),
     caption="Theorem 3.1, the worst OnlineRank regret found, the exact random-adversary regret and "
     "the explicit lower bounds (a), (b), (c).",
 )
-
-
 def plot_lower_sandwich(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Upper bound, worst regret found, exact regret and explicit lower bounds per (n, k)
     (theory §4.3, §4.5)."""
+    # lazy: matplotlib (and SciPy, for the exact sums) load where a figure is drawn, not where the
+    # catalog is read
     from matplotlib.figure import Figure
 
     from ..lowerbound import UPPER_LOWER_RATIO

@@ -11,25 +11,25 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import bounds as B
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="regret_ratio_heatmap",
+
+@figure(
+    "regret_ratio_heatmap",
     tables=("sim_upper", "bounds_upper"),
     claims=("thm3.1",),
     caption="Mean regret over the Theorem 3.1 bound on (n, T), for the adversary reaching the "
     "largest ratio in each feedback family.",
 )
-
-
 def plot_regret_ratio_heatmap(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret over the sharp bound on (n, T) for the hardest adversary of each family
     (theory §3.2)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = [dict(r) for r in tables["sim_upper"] if r["metric"] == "regret" and r["t"] == r["T"]]

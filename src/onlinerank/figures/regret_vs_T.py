@@ -6,23 +6,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..plotting import regret_panels
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="regret_vs_T",
+
+@figure(
+    "regret_vs_T",
     tables=("sim_upper", "bounds_upper"),
     claims=("thm3.1", "cor3.2.single", "cor3.2.kchoice", "cor3.2.subset", "lemma6.1.samplers"),
     caption="Exact expected regret of OnlineRank (both samplers) against every adversary of the "
     "upper-bound experiments versus the horizon T (log-log), with 95% normal bands over replicates "
     "and the three forms of the Theorem 3.1 bound.",
 )
-
-
 def plot_regret_vs_T(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret vs T per (family, n, k, adversary) with Theorem 3.1's curves (theory §3.2)."""
     bnd = {(r["family"], r["n"], r["k"], r["T"]): r for r in tables["bounds_upper"]}

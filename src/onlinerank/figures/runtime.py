@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..plotting import learner_style, plain_log_axis
-from . import FigureSpec
+from ..timing_fits import excess_exponent, fit_exponent
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -21,21 +22,19 @@ if TYPE_CHECKING:
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="runtime",
+
+@figure(
+    "runtime",
     tables=("runtime",),
     claims=("sec4.runtime", "beyond.runtime.permelearn", "beyond.runtime.speedup"),
     caption="Wall-clock time per round versus n (median of the timing repeats, bars from the "
     "fastest to the slowest) with fitted exponents, and PermELearn's time per Sinkhorn sweep.",
 )
-
-
 def plot_runtime(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Seconds per round, per update and per Sinkhorn sweep against n, with fitted exponents
     (theory §2.1, §3.3)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
-
-    from ..timing_fits import excess_exponent, fit_exponent
 
     rows = tables["runtime"]
     timing = config.runtime

@@ -10,24 +10,24 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..plotting import learner_style, plain_log_axis
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="spearman_correlation",
+
+@figure(
+    "spearman_correlation",
     tables=("sim_spearman",),
     claims=("sec5.spearman",),
     caption="Expected Spearman correlation of the learner's ranking with the Mallows centre over time.",
 )
-
-
 def plot_spearman_correlation(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """E[r_s] with the Mallows centre against the round, per Mallows cell at its largest T
     (theory §3.2)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = [r for r in tables["sim_spearman"] if r["metric"] == "spearman_centre"]

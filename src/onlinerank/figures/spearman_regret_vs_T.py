@@ -7,21 +7,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..plotting import regret_panels
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="spearman_regret_vs_T",
+
+@figure(
+    "spearman_regret_vs_T",
     tables=("sim_spearman", "bounds_spearman"),
     claims=("sec5.spearman",),
     caption="Rank aggregation under Spearman's correlation: regret versus T with the bound.",
 )
-
-
 def plot_spearman_regret_vs_T(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret vs T of the Spearman family with the Spearman bound (theory §3.2, the Spearman corollary)."""
     bnd = {(r["family"], r["n"], r["k"], r["T"]): r for r in tables["bounds_spearman"]}

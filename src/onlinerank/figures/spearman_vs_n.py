@@ -11,23 +11,23 @@ import numpy as np
 
 from .. import bounds as B
 from ..plotting import learner_style, plain_log_axis, regret_yscale
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="spearman_vs_n",
+
+@figure(
+    "spearman_vs_n",
     tables=("sim_spearman",),
     claims=("sec5.spearman", "beyond.exponent.spearman"),
     caption="Rank aggregation: regret versus n with the n^3 sqrt(T) bound.",
 )
-
-
 def plot_spearman_vs_n(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Regret vs n at the largest T per adversary with the Spearman bound (theory §3.2)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = [

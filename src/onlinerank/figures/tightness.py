@@ -9,25 +9,26 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from ..plotting import plain_log_axis
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="tightness",
+
+@figure(
+    "tightness",
     tables=("tightness",),
     claims=("beyond.tightness",),
     caption="How tight Theorem 3.1 is: OnlineRank's worst case (exact where the DP reaches, search "
     "beyond) over the sharp bound, versus T for several η/η_p and n.",
 )
-
-
 def plot_tightness(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Worst case over the sharp bound against T per η/η_p, and the largest ratio per n
     (theory §3.4)."""
+    # lazy: matplotlib and the worst-case code (which loads the engine) load where a figure is
+    # drawn, not where the catalog is read
     import matplotlib
     from matplotlib.figure import Figure
 

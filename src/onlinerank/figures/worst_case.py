@@ -9,24 +9,24 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..plotting import plain_log_axis
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="worst_case",
+
+@figure(
+    "worst_case",
     tables=("worst_case",),
     claims=("thm3.1.worst_case", "beyond.any_eta"),
     caption="Exact worst case over all feedback sequences (dynamic program) for tiny n, at several "
     "learning rates, against the sharp bound at the same rate.",
 )
-
-
 def plot_worst_case(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """The DP's worst case per (family, n, k) and η against the sharp bound (theory §3.4)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = tables["worst_case"]

@@ -12,36 +12,49 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..plotting import learner_style
-from . import FigureSpec
+from .base import figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..settings import Settings
 
-FIGURE = FigureSpec(
-    name="worst_case_learners",
+#: the searches' markers: method -> (marker, legend label); an adversary's is its class's
+#: ``plot_marker``, labelled with its name
+SEARCH_MARKERS = {
+    "staircase": ("^", "staircase search"),
+    "beam": ("d", "beam search"),
+}
+
+
+def _marker(method: str) -> tuple[str, str] | None:
+    """The marker and legend label of a row's ``method``: a search, or a registered adversary that
+    declares a ``plot_marker`` (None: not drawn)."""
+    if method in SEARCH_MARKERS:
+        return SEARCH_MARKERS[method]
+    # lazy: the plug-ins load the engine, which reading the figure catalog must not
+    from ..adversaries import ADVERSARIES
+
+    cls = ADVERSARIES.get(method)
+    return None if cls is None or cls.plot_marker is None else (cls.plot_marker, method)
+
+
+#: y-axis cap (ratio); larger values (FTL, uniform: linear regret; bounds) are annotated
+TOP = 1.6
+
+
+@figure(
+    "worst_case_learners",
     tables=("worst_case_learners",),
     claims=("beyond.worst_case_learners",),
     caption="Every learner's exact worst-case regret (dynamic program over all sequences) side by "
     "side, and beyond the DP every learner against the same adversaries (greedy, cyclic and the "
     "search), with Theorem 3.1's bound and each baseline's own bound.",
 )
-
-#: the adversaries' markers: method -> (marker, legend label)
-MARKERS = {
-    "greedy": ("x", "greedy"),
-    "cyclic": ("+", "cyclic"),
-    "staircase": ("^", "staircase search"),
-    "beam": ("d", "beam search"),
-}
-#: y-axis cap (ratio); larger values (FTL, uniform: linear regret; bounds) are annotated
-TOP = 1.6
-
-
 def plot_worst_case_learners(tables: dict[str, list[dict]], config: Settings) -> Figure:
     """Every learner's worst case (exact or the best adversary found) over Theorem 3.1, per
     (n, T) (theory §3.3, §3.4)."""
+    # lazy: matplotlib loads where a figure is drawn, not where the catalog is read
     from matplotlib.figure import Figure
 
     rows = tables["worst_case_learners"]
@@ -88,8 +101,9 @@ def plot_worst_case_learners(tables: dict[str, list[dict]], config: Settings) ->
             if top > TOP:
                 ax.annotate(f"{top:.2g}", (i, TOP), ha="center", va="bottom", fontsize=6.5)
             for r in mine:
-                if r["kind"] == "adversary" and r["method"] in MARKERS:
-                    m, name = MARKERS[r["method"]]
+                marker = _marker(r["method"]) if r["kind"] == "adversary" else None
+                if marker is not None:
+                    m, name = marker
                     hh = ax.plot(i, min(r["value"] / b, TOP), m, color="k", ms=5, label=name)[0]
                     handles.setdefault(name, hh)
             own = mine[0]["bound_own"]

@@ -1,19 +1,14 @@
 """Learners (registry :data:`LEARNERS`).
 
-Every module of this folder is imported once, here, in name order: a module defining a learner
-(``@register`` on a :class:`~onlinerank.learners.base.Learner` subclass) is all a plug-in needs.
+Every module of this folder is imported once, here, in name order
+(:func:`onlinerank.registry.discover`): a module defining a learner (``@register`` on a
+:class:`~onlinerank.learners.base.Learner` subclass) is all a plug-in needs.
 """
 
-import importlib
-import pkgutil
-
-from .base import LEARNERS, Learner, make_learner, register
+from ..registry import discover
+from .base import LEARNERS, Learner, make_learner, paper_algorithm, register
 
 #: the modules found in this folder and imported (plug-in discovery)
-MODULES = tuple(
-    importlib.import_module(f"{__name__}.{m.name}")
-    for m in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)
-    if m.name != "base"
-)
+MODULES = discover(__name__)
 
-__all__ = ["LEARNERS", "Learner", "make_learner", "register", "MODULES"]
+__all__ = ["LEARNERS", "Learner", "make_learner", "paper_algorithm", "register", "MODULES"]

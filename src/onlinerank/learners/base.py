@@ -34,12 +34,18 @@ hook                       default                               override to
 ``timing_counters()``      ``{}``                                report work counters of the last
                                                                  update to the timings (e.g.
                                                                  ``{"sweeps": ...}``)
+``paper_algorithm``        ``False``                             mark the paper's algorithm, which
+                                                                 the claims of the paper test
+``deterministic``          ``False``                             mark a ranking without randomness
+``configured_rate(p)``     ``None`` (no learning rate)           name the rate rule of an entry
+``configured_sampler(p)``  ``None`` (no choice of sampler)       name the sampler of an entry
 =========================  ====================================  ==================================
 
 ``Learner.implements("hook")`` tells whether a class overrides an optional hook (instead of
 probing with ``hasattr``).  What a learner knows about itself (its bound, its style in the
-figures, its work counters) lives in its own module: the worst-case tables, the figures and the
-timings ask these hooks and never match learner names.
+figures, its work counters, whether it is the paper's algorithm and at which rate and with which
+sampler an entry of the config runs it) lives in its own module: the worst-case tables, the
+figures, the timings and the claims ask these hooks and never match learner names.
 
 Protocol of a round (the engine, :func:`onlinerank.simulate`, through :meth:`Learner.play_block`):
 ``expected_loss(fb)`` (exact E[pairwise loss] of the coming ranking, or ``None``), then
@@ -51,6 +57,7 @@ the learner's *distribution* (``expected_loss`` of candidate feedback, ``log_wei
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -60,7 +67,16 @@ from ..game import Game
 from ..registry import Registry, owner
 from ..seeding import draw_seeds
 
-__all__ = ["Learner", "LEARNERS", "register", "make_learner", "check_seeds", "AUTO_COLORS", "automatic_color"]
+__all__ = [
+    "Learner",
+    "LEARNERS",
+    "register",
+    "make_learner",
+    "paper_algorithm",
+    "check_seeds",
+    "AUTO_COLORS",
+    "automatic_color",
+]
 
 LEARNERS = Registry("learner")
 #: class decorator adding a learner to :data:`LEARNERS` under ``cls.name``
@@ -92,6 +108,21 @@ def make_learner(name: str, **params: Any) -> Learner:
     return LEARNERS.make(name, **params)
 
 
+def paper_algorithm() -> str:
+    """The registered name of the paper's algorithm: the learner whose class declares
+    :attr:`Learner.paper_algorithm` itself (OnlineRank, theory §2.1; a variant substituted for it,
+    :meth:`~onlinerank.registry.Registry.substituted`, stands in its place).  The default learner
+    of the exact worst case, the worst-case search and the command line."""
+    names = []
+    for name, cls in LEARNERS.items():
+        declared = LEARNERS.substitutions.get(name, cls)
+        if declared.paper_algorithm and owner(declared, "paper_algorithm") is declared:
+            names.append(name)
+    if len(names) != 1:
+        raise LookupError(f"expected one registered learner declaring paper_algorithm, found {names}")
+    return names[0]
+
+
 def check_seeds(seeds: np.ndarray, reps: int) -> np.ndarray:
     """``seeds`` as a C-contiguous uint64 array of shape ``(reps,)``, else a ``ValueError``."""
     s = np.ascontiguousarray(seeds, dtype=np.uint64)
@@ -107,6 +138,14 @@ class Learner:
     name: ClassVar[str] = ""
     #: True when ``expected_loss`` returns the exact expectation (no sampling)
     exact: ClassVar[bool] = True
+    #: True for the paper's algorithm (OnlineRank, Algorithm 1, theory §2.1): the learner whose
+    #: theorems the claims of the paper test, whose learning rate the figures' titles state and
+    #: whose exact worst case the worst-case tables hold against Theorem 3.1
+    paper_algorithm: ClassVar[bool] = False
+    #: True for a learner whose ranking is a function of the feedback so far, with no randomness
+    #: (Follow-the-Leader): against the least-favoured-item adversary its regret grows linearly
+    #: (theory §3.4), which a finding beyond the paper checks
+    deterministic: ClassVar[bool] = False
 
     # --- required --------------------------------------------------------------------------------
     def reset(self, game: Game, reps: int) -> None:
@@ -236,6 +275,21 @@ class Learner:
         line, labelled ``label``.  :func:`onlinerank.plotting.learner_style` calls it."""
         color = cls.plot_color if cls.plot_color is not None else automatic_color(cls.name)
         return {"color": color, "marker": "^", "ls": "-.", "mfc": "none", "label": label}
+
+    @classmethod
+    def configured_rate(cls, params: Mapping) -> str | float | None:
+        """The learning-rate rule (theory §3.2: ``"paper"``, ``"stated"``, ``"optimal"`` or a number)
+        that the config entry ``params`` (its keys but ``name``) gives this learner, its
+        constructor's default where the entry names none; ``None`` for a learner without a rate
+        (default).  The claims select the learner at the paper's rate with it."""
+        return None
+
+    @classmethod
+    def configured_sampler(cls, params: Mapping) -> str | None:
+        """The sampling procedure (theory §2.2-§2.4) that the config entry ``params`` gives this
+        learner, its constructor's default where the entry names none; ``None`` for a learner
+        without a choice of sampler (default).  The claims of Lemma 6.1 compare the samplers."""
+        return None
 
     def timing_counters(self) -> dict[str, float]:
         """Work counters of the last :meth:`update` that the timings report next to the seconds

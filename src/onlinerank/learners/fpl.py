@@ -195,7 +195,7 @@ class FollowPerturbedLeader(Learner):
         if items.min() < 0 or items.max() >= n:
             raise ValueError(f"item ids must lie in 0..{n - 1}")
         if self.scale_value == 0:
-            from .._kernels.baselines import ftl_items
+            from .._kernels.baselines import ftl_items  # lazy: numba loads the kernels where they run
 
             ftl_items(self.S, items, exp_loss, loss, keys is not None)
             self.last_expected_loss_se = np.zeros(self.reps)

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..bounds import resolve_eta, theorem31_sharp
+from ..bounds import eta_text, resolve_eta, theorem31_sharp
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from ..logweights import LogWeights
@@ -57,28 +57,6 @@ ONLINERANK_VARIANTS: dict[str, list[dict[str, Any]]] = {
         {"color": "#67000d", "marker": "h", "ls": (0, (1, 1)), "mfc": "#67000d"},
     ],
 }
-
-
-def eta_text(eta) -> str:
-    """OnlineRank's learning rate as written in legends and titles (theory §3.2): the paper's η_p,
-    η* or a number."""
-    if eta in (None, "paper"):
-        return "η_p"
-    if eta == "optimal":
-        return "η*"
-    try:
-        return f"η = {float(eta):g}"
-    except (TypeError, ValueError):
-        return f"η = {eta}"
-
-
-def ran_at_paper_eta(r: Mapping) -> bool:
-    """Whether a simulation table's row ran at the paper's rate η_p = n sqrt(ln 2/(T M)) (theory
-    §3.2): its recorded ``eta`` (the rate the learner resolved) equals the one
-    :func:`~onlinerank.bounds.resolve_eta` gives for ``"paper"`` at the row's n, T, M, family and
-    k.  The same computation on the same numbers (the table keeps floats exactly), so equality is
-    exact; NaN (a learner without a rate) is never equal."""
-    return r["eta"] == resolve_eta("paper", int(r["n"]), int(r["T"]), float(r["M"]), r["family"], int(r["k"]))
 
 
 def _param(spec: Mapping, key: str) -> Any:
@@ -126,6 +104,7 @@ class OnlineRank(Learner):
 
     name = "onlinerank"
     exact = True
+    paper_algorithm = True
 
     def __init__(self, sampler: str = "plackett-luce", eta: str | float = "paper") -> None:
         if sampler not in SAMPLERS:
@@ -133,6 +112,16 @@ class OnlineRank(Learner):
         resolve_eta(eta, 2, 1, 1.0, "single")  # validate early
         self.sampler = sampler
         self.eta = eta
+
+    @classmethod
+    def configured_rate(cls, params: Mapping) -> str | float:
+        """The rate rule ``eta`` of the entry ``params``, else the constructor's default."""
+        return _param(params, "eta")
+
+    @classmethod
+    def configured_sampler(cls, params: Mapping) -> str:
+        """The ``sampler`` of the entry ``params``, else the constructor's default."""
+        return _param(params, "sampler")
 
     def eta_for(self, game: Game) -> float:
         """The learning rate this learner plays ``game`` at: its ``eta`` resolved for the game's
@@ -150,7 +139,8 @@ class OnlineRank(Learner):
         """One order of ``sampler`` per row of the log-weights ``logw`` (R, n), row r drawn from
         ``seeds[r]`` alone (uint64): :func:`~onlinerank.samplers.plackett_luce_rows` (Algorithm 3)
         or :func:`~onlinerank.samplers.quicksort_rows` (Algorithm 2), theory §2.2–§2.4.  The
-        sampled Lemma 6.1 check (:func:`onlinerank.tables.lemma61_rows`) draws its orders here."""
+        sampled Lemma 6.1 check (:func:`onlinerank.tables.lemma61_check.lemma61_rows`) draws its
+        orders here."""
         if sampler not in SAMPLERS:
             raise ValueError(f"unknown sampler {sampler!r}; choose from {', '.join(SAMPLERS)}")
         rows = plackett_luce_rows if sampler == "plackett-luce" else quicksort_rows
@@ -173,7 +163,7 @@ class OnlineRank(Learner):
 
     def reset(self, game: Game, reps: int) -> None:
         super().reset(game, reps)
-        # the rate recorded in the simulation tables' eta column (ran_at_paper_eta reads it back)
+        # the rate recorded in the simulation tables' eta column (bounds.ran_at_paper_eta reads it back)
         self.eta_value = self.eta_for(game)
         self.state = LogWeights(self.eta_value, reps, game.n)
 

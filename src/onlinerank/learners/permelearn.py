@@ -209,7 +209,7 @@ class _LazyBvN:
         self.done = False
 
     def extend(self, target: float, max_steps: int | None = None) -> None:
-        from scipy.optimize import linear_sum_assignment
+        from scipy.optimize import linear_sum_assignment  # lazy: SciPy loads where a draw is made
 
         steps = 0
         while not self.done and self.total <= target and (max_steps is None or steps < max_steps):
@@ -374,7 +374,7 @@ class PermELearn(Learner):
     def set_scores(self, S: np.ndarray) -> None:
         """Cold start from ``S``: log-domain Sinkhorn potentials ``f, g`` first (so that ``K``
         keeps no entry that only underflow would separate from 0), then :meth:`_balance`."""
-        from scipy.special import logsumexp
+        from scipy.special import logsumexp  # lazy: SciPy loads where a state is balanced
 
         S = np.asarray(S, dtype=np.float64)
         if S.shape[0] != self.reps:

@@ -25,6 +25,7 @@ class FollowTheLeader(Learner):
 
     name = "ftl"
     exact = True
+    deterministic = True
     plot_color = "#7f7f7f"
 
     def reset(self, game: Game, reps: int) -> None:
@@ -50,7 +51,7 @@ class FollowTheLeader(Learner):
         the scores, no sort); dense feedback: the per-round path."""
         if block.items is None:
             return super().play_block(block, keys, t0, exp_loss, loss)
-        from .._kernels.baselines import ftl_items
+        from .._kernels.baselines import ftl_items  # lazy: numba loads the kernels where they run
 
         _check_items(block.items, self.game.n)
         ftl_items(self.S, block.items, exp_loss, loss, keys is not None)
@@ -103,6 +104,7 @@ class UniformRanking(Learner):
             return super().play_block(block, keys, t0, exp_loss, loss)
         _check_items(block.items, self.game.n)
         if keys is not None:
+            # lazy: numba loads the kernels where they run
             from .._kernels.baselines import uniform_items_loss
 
             uniform_items_loss(block.items, keys, int(t0), self.game.n, loss)

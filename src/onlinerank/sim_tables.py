@@ -1,30 +1,26 @@
 """The simulation tables ``sim_<stage>``, aggregated from replicate blocks or computed from a closed
-form (:func:`aggregate_stage`), and the builders of two config-only tables: Theorem 3.1's bounds per
-stage (:func:`bounds_rows`) and the sampled Lemma 6.1 check (:func:`lemma61_rows`).  Every table's
-name, columns and builder are declared in :mod:`onlinerank.table_schemas`.
+form (:func:`aggregate_stage`, rule ``aggregate``).  Their columns are declared in
+:mod:`onlinerank.tables.simulation`.
 """
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .cells import Cell, cell_game, cells_of, pair_law, spec_params
 from .io import load_results
+from .learners import make_learner
 from .results import SimResult
-
-if TYPE_CHECKING:
-    from .settings import Lemma61, Settings
+from .settings import Settings
+from .simulate import checkpoints
 
 __all__ = [
     "aggregate",
     "aggregate_stage",
     "closed_form_rows",
-    "bounds_rows",
-    "lemma61_rows",
 ]
 
 
@@ -89,9 +85,8 @@ def closed_form_rows(settings: Settings, cell: Cell) -> list[dict]:
     simulated: at every checkpoint every learner's exact expected regret (``regret``), expected
     loss (``exp_loss``) and the hindsight optimum's (``best``), with ``sem`` 0 and ``reps`` 0 (no
     replicates); ``realised_regret`` and ``loss`` are NaN (no rankings are drawn)."""
+    # lazy: the closed forms load SciPy, which a stage without closed-form cells does not need
     from .iid_regret import expected_loss, expected_regret
-    from .learners import make_learner
-    from .simulate import checkpoints
 
     game = cell_game(settings, cell)
     law = pair_law(settings, cell.adversary, game)
@@ -152,73 +147,4 @@ def aggregate_stage(settings: Settings, stage: str, block_paths: list[str]) -> l
         if len(hits) != 1:
             raise ValueError(f"expected the blocks of {c.group} exactly once, found {len(hits)}")
         rows.extend(aggregate(c, [blocks[c.key] for blocks in by_dir[hits[0]]]))
-    return rows
-
-
-def bounds_rows(settings: Settings, stage: str) -> list[dict]:
-    """Theorem 3.1 bounds for every distinct game of ``stage`` (theory §3.2).
-
-    ``bound_paper`` = n sqrt(T M ln 2) (paper's statement at eta_p); ``bound_sharp`` =
-    C(n,2) ln2/eta_p + eta_p T M/2; ``bound_optimal`` = the sharp bound at its optimal eta.
-    """
-    from . import bounds
-
-    seen = {}
-    for c in cells_of(settings, stage):
-        seen[(c.family, c.n, c.k, c.T)] = cell_game(settings, c)
-    rows = []
-    for (family, n, k, T), g in sorted(seen.items()):
-        rows.append(
-            {
-                "family": family,
-                "n": n,
-                "k": k,
-                "T": T,
-                "M": g.M,
-                "eta_paper": float(bounds.eta_paper(n, T, g.M)),
-                "bound_paper": float(bounds.theorem31_paper(n, T, g.M)),
-                "bound_sharp": float(bounds.theorem31(n, T, g.M)),
-                "bound_optimal": float(bounds.theorem31_optimal(n, T, g.M)),
-            }
-        )
-    return rows
-
-
-def lemma61_rows(sec: Lemma61, seed: int) -> list[dict]:
-    """Lemma 6.1 sampled at size ``n``: for a random OnlineRank state (log-weights ~ N(0, 1.5²)),
-    ``samples`` orders from each sampler of the registered OnlineRank
-    (:meth:`~onlinerank.learners.onlinerank.OnlineRank.orders`: the simulator's per-row-seeded
-    samplers) and the frequency of ``u before v`` on ``pairs`` random pairs, next to
-    ``expit(a_u - a_v)``.  ``sec``: the typed settings' ``lemma61``
-    (:class:`onlinerank.settings.Lemma61`)."""
-    from .learners import LEARNERS
-    from .learners.onlinerank import SAMPLERS, OnlineRank
-    from .samplers import expit
-    from .seeding import stream
-
-    onlinerank = LEARNERS[OnlineRank.name]  # a variant substituted for it, in the mutation tests
-    n, samples, pairs = sec.n, sec.samples, sec.pairs
-    rng = stream(seed, "lemma61", n)
-    a = rng.normal(scale=1.5, size=n)
-    uv = np.array([rng.choice(n, 2, replace=False) for _ in range(pairs)])
-    p = expit(a[uv[:, 0]] - a[uv[:, 1]])
-    rows = []
-    for name in SAMPLERS:
-        seeds = stream(seed, "lemma61", n, name).integers(0, 2**63, size=samples, dtype=np.uint64)
-        orders = onlinerank.orders(name, np.broadcast_to(a, (samples, n)).copy(), seeds)
-        pos = np.empty_like(orders)
-        np.put_along_axis(pos, orders, np.arange(n)[None, :], axis=1)
-        freq = (pos[:, uv[:, 0]] < pos[:, uv[:, 1]]).mean(axis=0)
-        rows += [
-            {
-                "sampler": name,
-                "n": n,
-                "samples": samples,
-                "u": int(u),
-                "v": int(v),
-                "p": float(pp),
-                "freq": float(f),
-            }
-            for (u, v), pp, f in zip(uv, p, freq, strict=True)
-        ]
     return rows
