@@ -33,6 +33,20 @@ def _mean_sem(x: np.ndarray) -> tuple[float, float]:
     return m, s
 
 
+def _cell_columns(cell: Cell) -> dict:
+    """The columns of a simulation table's row that name its cell."""
+    return {
+        "stage": cell.stage,
+        "experiment": cell.experiment,
+        "adversary": cell.adversary,
+        "learner": cell.learner,
+        "family": cell.family,
+        "n": cell.n,
+        "k": cell.k,
+        "T": cell.T,
+    }
+
+
 def aggregate(cell: Cell, results: list[SimResult]) -> list[dict]:
     """Tidy rows (one per checkpoint and metric) from the blocks of one cell.
 
@@ -59,14 +73,7 @@ def aggregate(cell: Cell, results: list[SimResult]) -> list[dict]:
             m, s = _mean_sem(arr[:, j])
             rows.append(
                 {
-                    "stage": cell.stage,
-                    "experiment": cell.experiment,
-                    "adversary": cell.adversary,
-                    "learner": cell.learner,
-                    "family": cell.family,
-                    "n": cell.n,
-                    "k": cell.k,
-                    "T": cell.T,
+                    **_cell_columns(cell),
                     "M": meta["M"],
                     "eta": meta.get("learner_eta_value") or math.nan,
                     "t": int(tj),
@@ -111,14 +118,7 @@ def closed_form_rows(settings: Settings, cell: Cell) -> list[dict]:
         for metric, (mean, sem) in values.items():
             rows.append(
                 {
-                    "stage": cell.stage,
-                    "experiment": cell.experiment,
-                    "adversary": cell.adversary,
-                    "learner": cell.learner,
-                    "family": cell.family,
-                    "n": cell.n,
-                    "k": cell.k,
-                    "T": cell.T,
+                    **_cell_columns(cell),
                     "M": game.M,
                     "eta": eta,
                     "t": int(t),

@@ -18,16 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..io import atomic_write_text, read_table, write_csv
 from ..provenance import config_digest, git_commit, versions
+from . import report
 from .evidence import THEORY_DIR
-from .report import (
-    FINDING_WORD,
-    build_document,
-    claims_markdown,
-    document_json,
-    flat_rows,
-    summary_lines,
-    validate_document,
-)
 from .seed_verdicts import load_seed_verdicts
 
 if TYPE_CHECKING:
@@ -59,15 +51,15 @@ def write_claims(
     tables = {name: read_table(path) for name, path in table_paths.items()}
     mutations = read_table(mutations_path) if mutations_path and Path(mutations_path).exists() else None
     seeds = load_seed_verdicts(seed_paths)
-    doc = build_document(tables, settings, _meta(settings), mutations, seeds=seeds)
-    text = document_json(doc)
-    validate_document(json.loads(text))
+    doc = report.build_document(tables, settings, _meta(settings), mutations, seeds=seeds)
+    text = report.document_json(doc)
+    report.validate_document(json.loads(text))
     atomic_write_text(output.json, text)
     root = os.path.relpath(THEORY_DIR.parents[1], Path(output.md).resolve().parent)
-    atomic_write_text(output.md, claims_markdown(doc, root))
-    write_csv(output.csv, flat_rows(doc))
+    atomic_write_text(output.md, report.claims_markdown(doc, root))
+    write_csv(output.csv, report.flat_rows(doc))
     atomic_write_text(output.intro, report_intro(doc))
-    return {**doc, "summary": summary_lines(doc)}
+    return {**doc, "summary": report.summary_lines(doc)}
 
 
 def _rst_table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -95,9 +87,9 @@ def report_intro(doc: Mapping) -> str:
     meta = doc["meta"]
     paper = [c for c in doc["claims"] if c["section"] == "paper"]
     beyond = [c for c in doc["claims"] if c["section"] == "beyond"]
-    n, f = summary_lines(doc)[:2]
+    n, f = report.summary_lines(doc)[:2]
     open_findings = [
-        f"``{c['id']}`` ({FINDING_WORD.get(c['verdict'], c['verdict'])})"
+        f"``{c['id']}`` ({report.FINDING_WORD.get(c['verdict'], c['verdict'])})"
         for c in beyond
         if c["verdict"] != "PASS"
     ]
@@ -144,7 +136,7 @@ def epilogue(json_path: str, previous_path: str, *, strict: bool) -> None:
     doc = json.loads(path.read_text())
     prev_path = Path(previous_path)
     previous = json.loads(prev_path.read_text()) if prev_path.exists() else None
-    lines = summary_lines(doc, previous)
+    lines = report.summary_lines(doc, previous)
     print("\n".join(["", *lines]), file=sys.stderr, flush=True)
     prev_path.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, prev_path)

@@ -11,30 +11,10 @@ simulation engine.
 """
 
 from ..registry import discover
-from .base import (
-    CLAIMS_TABLE,
-    FIGURES,
-    FigureSpec,
-    check_catalog,
-    claim_figures,
-    figure,
-    figure_batches,
-    plot_function,
-    read_figure_table,
-)
+from . import base
+from .base import *  # noqa: F403  (the catalog's names, base.__all__)
 
 #: the modules found in this folder and imported (figure discovery)
 MODULES = discover(__name__)
 
-__all__ = [
-    "FigureSpec",
-    "FIGURES",
-    "MODULES",
-    "CLAIMS_TABLE",
-    "figure",
-    "plot_function",
-    "claim_figures",
-    "check_catalog",
-    "figure_batches",
-    "read_figure_table",
-]
+__all__ = [*base.__all__, "MODULES"]
