@@ -289,6 +289,18 @@ def mutations_seconds(config_path: str | os.PathLike) -> float:
     return run_seconds(code)
 
 
+def figures_made(settings: Settings) -> list[str]:
+    """The figures of the tier: those whose tables its configured stages all make (the pipeline's
+    ``FIGURES_MADE``, workflow/rules/figures.smk)."""
+    from onlinerank.claims.registry import stages_of
+    from onlinerank.figures import CLAIMS_TABLE, FIGURES
+    from onlinerank.tables import TABLE_STAGE
+
+    present = stages_of(settings)
+    made = {t for t, stage in TABLE_STAGE.items() if stage in present} | {CLAIMS_TABLE}
+    return [f for f, spec in FIGURES.items() if set(spec.tables) <= made]
+
+
 def figure_jobs(config_path: str | os.PathLike, settings: Settings, tables_dir: Path) -> dict[str, float]:
     """Seconds of every figure job whose tables are all config-only tables (``tables_dir``): the
     figure script's code in a fresh interpreter (read the tables, draw, stamp, save PNG and PDF);
@@ -419,14 +431,18 @@ def estimate(config_path: str | os.PathLike, stages: list[str] | None = None) ->
             longest = max(longest, *tables.values())
             claims = claims_seconds(settings, Path(tmp))
             drawn = figure_jobs(config_path, settings, Path(tmp))
-        if drawn and planned.get("figure"):  # the others as the mean of those drawn
+        batches = {rule: count for rule, count in planned.items() if rule.startswith("figures_")}
+        if drawn and batches:  # the figures not drawn here as the mean of those drawn
+            made = len(figures_made(settings))
             mean = sum(drawn.values()) / len(drawn)
-            rules["figure"] = {
-                "jobs": planned["figure"],
-                "seconds": sum(drawn.values())
-                + (planned["figure"] - len(drawn)) * mean
-                + planned["figure"] * per_job,
-            }
+            # each probe drew one figure in a fresh interpreter; a batch job starts once for all
+            # of its figures
+            drawing = sum(drawn.values()) + (made - len(drawn)) * mean
+            startup = startup_seconds("figure")
+            jobs = sum(batches.values())
+            seconds = drawing - (made - jobs) * startup + jobs * per_job
+            for rule, count in batches.items():
+                rules[rule] = {"jobs": count, "seconds": seconds * count / jobs}
         aggregate = sum(closed_form_seconds(settings, s) for s in settings.stages)
         work: dict[str, float] = {
             "aggregate": aggregate,
