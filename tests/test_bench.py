@@ -112,7 +112,7 @@ def children_cpu() -> float:
 
 
 @pytest.mark.slow
-def test_the_estimate_predicts_the_smoke_tiers_job_seconds(request, tmp_path):
+def test_the_estimate_predicts_the_smoke_tiers_job_seconds(smoke_run, tmp_path):
     """The estimate of the smoke tier against a run of it on one core right after it: within 25 %
     (the tolerance this test states), in CPU seconds (``--cpu``: a job's seconds on an idle core;
     the load of other processes on this shared machine moves wall-clock times by half either way
@@ -124,10 +124,7 @@ def test_the_estimate_predicts_the_smoke_tiers_job_seconds(request, tmp_path):
     predicted = json.loads(p.stdout)
     repo = copy_repo(tmp_path / "repo")
     # the kernels as the session's smoke run compiled them (the checkout's own caches may not hold
-    # every signature yet): the run measured loads them, as a tier's second run does.  Asked for
-    # here, not as an argument: the estimate above runs while the smoke run is still going (the
-    # session puts the tests that take the fixture as an argument last)
-    smoke_run = request.getfixturevalue("smoke_run")
+    # every signature yet): the run measured loads them, as a tier's second run does
     for cache in (smoke_run / "src").rglob("__pycache__"):
         shutil.copytree(cache, repo / cache.relative_to(smoke_run), dirs_exist_ok=True)
     args = ("--configfile", "config/smoke.yaml", "--cores", "1", "--quiet", "host")  # the jobs in the log
