@@ -289,16 +289,15 @@ def mutations_seconds(config_path: str | os.PathLike) -> float:
     return run_seconds(code)
 
 
-def figures_made(settings: Settings) -> list[str]:
-    """The figures of the tier: those whose tables its configured stages all make (the pipeline's
-    ``FIGURES_MADE``, workflow/rules/figures.smk)."""
+def tier_figures(settings: Settings) -> list[str]:
+    """The figures of the tier: those whose tables its configured stages all make (as the
+    pipeline's ``FIGURES_MADE``, workflow/rules/figures.smk)."""
     from onlinerank.claims.registry import stages_of
-    from onlinerank.figures import CLAIMS_TABLE, FIGURES
+    from onlinerank.figures import CLAIMS_TABLE, figures_made
     from onlinerank.tables import TABLE_STAGE
 
     present = stages_of(settings)
-    made = {t for t, stage in TABLE_STAGE.items() if stage in present} | {CLAIMS_TABLE}
-    return [f for f, spec in FIGURES.items() if set(spec.tables) <= made]
+    return figures_made([t for t, stage in TABLE_STAGE.items() if stage in present] + [CLAIMS_TABLE])
 
 
 def figure_jobs(config_path: str | os.PathLike, settings: Settings, tables_dir: Path) -> dict[str, float]:
@@ -433,7 +432,7 @@ def estimate(config_path: str | os.PathLike, stages: list[str] | None = None) ->
             drawn = figure_jobs(config_path, settings, Path(tmp))
         batches = {rule: count for rule, count in planned.items() if rule.startswith("figures_")}
         if drawn and batches:  # the figures not drawn here as the mean of those drawn
-            made = len(figures_made(settings))
+            made = len(tier_figures(settings))
             mean = sum(drawn.values()) / len(drawn)
             # each probe drew one figure in a fresh interpreter; a batch job starts once for all
             # of its figures

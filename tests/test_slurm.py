@@ -91,13 +91,14 @@ def planned_slurm_jobs(dry_run: str) -> tuple[list[Counter], Counter]:
     groups: list[Counter] = []
     alone: Counter = Counter()
     local = local_rules() | {"all"}
+    marked = local_rule_patterns()
     for line in dry_run.splitlines():
         if re.match(r"\[.*\] Group job \w+ ", line):
             groups.append(Counter())
         elif m := re.match(r"    rule (\w+):", line):
             groups[-1][m.group(1)] += 1
         elif (m := re.match(r"rule (\w+):", line)) and m.group(1) not in local:
-            if not any(p.fullmatch(m.group(1)) for p in local_rule_patterns()):
+            if not any(p.fullmatch(m.group(1)) for p in marked):
                 alone[m.group(1)] += 1
     return groups, alone
 

@@ -11,7 +11,7 @@
 # one figure and only what it reads, in a job of its own.
 
 from onlinerank.claims import REGISTRY
-from onlinerank.figures import CLAIMS_TABLE, FIGURES, check_catalog, figure_batches
+from onlinerank.figures import CLAIMS_TABLE, FIGURES, check_catalog, figure_batches, figures_made
 from onlinerank.tables import TABLE_STAGE
 
 check_catalog(REGISTRY, TABLE_STAGE)
@@ -19,7 +19,7 @@ check_catalog(REGISTRY, TABLE_STAGE)
 # tables a figure may read besides the stage tables
 TABLE[CLAIMS_TABLE] = rules.claims.output.json
 #: the figures whose tables are all made under this config
-FIGURES_MADE = [f for f, spec in FIGURES.items() if all(t in TABLE for t in spec.tables)]
+FIGURES_MADE = figures_made(TABLE)
 SECTION_TITLE = {"paper": "1. Claims of the paper", "beyond": "2. Findings beyond the paper"}
 #: batch -> the figures one job draws: the tier's batches, or the one figure of --config figure=NAME
 FIGURE_BATCHES = {SETTINGS.figure: [SETTINGS.figure]} if SETTINGS.figure else figure_batches(FIGURES_MADE)

@@ -32,6 +32,7 @@ __all__ = [
     "claim_figures",
     "check_catalog",
     "figure_batches",
+    "figures_made",
     "read_figure_table",
 ]
 
@@ -106,6 +107,13 @@ def check_catalog(claims: Collection[str], tables: Collection[str]) -> None:
         for t in spec.tables:
             if t != CLAIMS_TABLE and t not in tables:
                 raise ValueError(f"figure {name!r} reads table {t!r}, which no step makes")
+
+
+def figures_made(tables: Iterable[str]) -> list[str]:
+    """The figures of the catalog whose tables are all among ``tables`` (the tables a run makes):
+    the figures that run draws, in catalog order."""
+    made = set(tables)
+    return [name for name, spec in FIGURES.items() if set(spec.tables) <= made]
 
 
 def figure_batches(names: Iterable[str]) -> dict[str, list[str]]:
