@@ -22,7 +22,8 @@ def _build(src: Path, out: Path) -> subprocess.CompletedProcess:
     # --no-color: an environment with FORCE_COLOR set (as some CI runners have) would otherwise wrap
     # the error lines that the tests read in terminal colour codes.
     return subprocess.run(
-        [sys.executable, "-m", "sphinx", "--no-color", "-W", "--keep-going", "-n", "-q", "-b", "html", str(src), str(out)],
+        [sys.executable, "-m", "sphinx", "--no-color", "-W", "--keep-going", "-n", "-q"]
+        + ["-b", "html", str(src), str(out)],
         capture_output=True,
         text=True,
         timeout=600,
