@@ -219,3 +219,14 @@ def test_panel_merging_experiments_names_every_replicate_count():
     assert fig.axes[0].get_title().endswith(", 8/2 reps")
     fig = regret_panels(rows_for("onlinerank-pl", [20.0, 70.0, 230.0]), bound_rows(), LEARNERS, "test")
     assert fig.axes[0].get_title().endswith(", 8 reps")
+
+
+def test_a_panel_of_closed_forms_says_exact_not_zero_replicates():
+    """An oblivious adversary's cells are exact expectations with 0 replicates: the title said
+    "0 reps"."""
+    rows = rows_for("onlinerank-pl", [20.0, 70.0, 230.0])
+    for r in rows:
+        r["reps"] = 0
+    assert regret_panels(rows, bound_rows(), LEARNERS, "t").axes[0].get_title().endswith(", exact")
+    rows[-1]["reps"] = 8
+    assert regret_panels(rows, bound_rows(), LEARNERS, "t").axes[0].get_title().endswith(", 8 reps + exact")

@@ -18,7 +18,7 @@ import time
 from typing import NoReturn
 
 from . import bounds
-from .adversaries import ADVERSARIES, make_adversary
+from .adversaries import ADVERSARIES, Adversary, make_adversary
 from .adversaries.trace import FORMATS as TRACE_FORMATS
 from .adversaries.trace import TraceAdversary, read_trace
 from .adversaries.uniform import UniformAdversary
@@ -141,53 +141,35 @@ def _buildable(cls: type) -> bool:
     return True
 
 
-def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
-    p = _Parser(
-        prog="onlinerank",
-        description=(
-            "Online ranking (Ailon, arXiv 1308.6797): simulate OnlineRank and compare its exact "
-            "expected regret with Theorem 3.1."
-        ),
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+def _add_game_args(q: argparse.ArgumentParser, T_help: str = "horizon (rounds, >= 1)") -> None:
+    """The game's options, shared by ``simulate`` and ``bounds``: family, n, T, k and η."""
+    q.add_argument(
+        "--family",
+        action=_Once,
+        default="single",
+        choices=list(FAMILY_K),
+        help="feedback family (default: single)",
     )
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    def game_args(q, T_help="horizon (rounds, >= 1)"):
-        q.add_argument(
-            "--family",
-            action=_Once,
-            default="single",
-            choices=list(FAMILY_K),
-            help="feedback family (default: single)",
-        )
-        q.add_argument("--n", action=_Once, type=_int_arg(2), required=True, help="number of items (>= 2)")
-        q.add_argument("--T", action=_Once, type=_int_arg(1), default=None, help=T_help)
-        q.add_argument(
-            "--k",
-            action=_Once,
-            type=_int_arg(1),
-            default=None,
-            help="items chosen per round, required with --family kchoice and only there (1 <= k <= n/2)",
-        )
-        q.add_argument(
-            "--eta",
-            action=_Once,
-            type=_eta,
-            default="paper",
-            help="learning rate: paper (default), optimal, or a positive number",
-        )
-
-    s = sub.add_parser(
-        "simulate",
-        help="run OnlineRank (or another registered learner) against an adversary",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Run OnlineRank (or --learner) for --reps replicates; print the mean exact\n"
-        "expected regret +- standard error, the Theorem 3.1 bound (or the learner's own bound)\n"
-        "and their ratio.  A run whose arrays would not fit in the available memory, or that\n"
-        "would take more than a day, is refused up front with the estimate.",
+    q.add_argument("--n", action=_Once, type=_int_arg(2), required=True, help="number of items (>= 2)")
+    q.add_argument("--T", action=_Once, type=_int_arg(1), default=None, help=T_help)
+    q.add_argument(
+        "--k",
+        action=_Once,
+        type=_int_arg(1),
+        default=None,
+        help="items chosen per round, required with --family kchoice and only there (1 <= k <= n/2)",
     )
+    q.add_argument(
+        "--eta",
+        action=_Once,
+        type=_eta,
+        default="paper",
+        help="learning rate: paper (default), optimal, or a positive number",
+    )
+
+
+def _add_player_args(s: argparse.ArgumentParser) -> None:
+    """``simulate``'s learner and its sorting procedure."""
     s.add_argument(
         "--learner",
         action=_Once,
@@ -203,7 +185,10 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         choices=SAMPLERS,
         help="OnlineRank's sorting procedure (default: plackett-luce)",
     )
-    game_args(s, "horizon (rounds, >= 1); with --trace at most the log's rounds (default: all of them)")
+
+
+def _add_feedback_args(s: argparse.ArgumentParser) -> None:
+    """``simulate``'s feedback source: a registered adversary or a replayed log."""
     # the adversaries the command line can build: a family it offers, no required parameter
     # (the trace adversary replays a log file: --trace FILE)
     usable = sorted(
@@ -235,6 +220,10 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         "scores (the feedback vector, n numbers; spearman: -sigma), or auto (default): items for "
         "single, kchoice and subset, scores for spearman",
     )
+
+
+def _add_run_args(s: argparse.ArgumentParser) -> None:
+    """``simulate``'s replicates, seed, sampling and progress options."""
     s.add_argument("--reps", action=_Once, type=_int_arg(1), default=16, help="replicates (default 16)")
     s.add_argument(
         "--seed",
@@ -248,8 +237,35 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     )
     s.add_argument("--quiet", action="store_true", help="no progress bar (it is drawn on a terminal only)")
 
+
+def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The command line: ``onlinerank simulate`` and ``onlinerank bounds``, and each subparser."""
+    p = _Parser(
+        prog="onlinerank",
+        description=(
+            "Online ranking (Ailon, arXiv 1308.6797): simulate OnlineRank and compare its exact "
+            "expected regret with Theorem 3.1."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    s = sub.add_parser(
+        "simulate",
+        help="run OnlineRank (or another registered learner) against an adversary",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Run OnlineRank (or --learner) for --reps replicates; print the mean exact\n"
+        "expected regret +- standard error, the Theorem 3.1 bound (or the learner's own bound)\n"
+        "and their ratio.  A run whose arrays would not fit in the available memory, or that\n"
+        "would take more than a day, is refused up front with the estimate.",
+    )
+    _add_player_args(s)
+    _add_game_args(s, "horizon (rounds, >= 1); with --trace at most the log's rounds (default: all of them)")
+    _add_feedback_args(s)
+    _add_run_args(s)
     b = sub.add_parser("bounds", help="print the closed-form bounds for a game")
-    game_args(b)
+    _add_game_args(b)
     return p, {"simulate": s, "bounds": b}
 
 
@@ -474,11 +490,9 @@ def _trace_rounds(args, k: int, parser: argparse.ArgumentParser) -> int:
     raise AssertionError  # pragma: no cover - parser.error exits
 
 
-def main(argv: list[str] | None = None) -> int:
-    """The ``onlinerank`` command: parse ``argv``, run the sub-command, return the exit status."""
-    parser, commands = _build_parser()
-    args = parser.parse_args(argv)
-    cmd = commands[args.command]
+def _game_from_args(args, cmd: argparse.ArgumentParser) -> Game:
+    """The game the options describe; with ``--trace`` the horizon defaults to the log's rounds and
+    may not exceed them (the adversary becomes the trace)."""
     k = _check_k(args, cmd)
     if args.command == "simulate":
         _check_learner(args, cmd)
@@ -500,16 +514,24 @@ def main(argv: list[str] | None = None) -> int:
         cmd.error(str(e))
     if not isinstance(args.eta, str):
         _check_eta(args.eta, game, cmd)
-    eta = bounds.resolve_eta(args.eta, game.n, game.T, game.M, game.family, game.k)
-    bound = float(bounds.theorem31(game.n, game.T, game.M, eta))
-    if args.command == "bounds":
-        print(f"n={game.n} T={game.T} family={game.family} k={game.k} M={game.M:g}")
-        print(f"eta (paper)               {float(bounds.eta_paper(game.n, game.T, game.M)):.6g}")
-        print(f"Theorem 3.1, paper form   {float(bounds.theorem31_paper(game.n, game.T, game.M)):.6g}")
-        print(f"Theorem 3.1, sharp at eta {bound:.6g}  (eta={eta:.6g})")
-        print(f"Theorem 3.1, optimal eta  {float(bounds.theorem31_optimal(game.n, game.T, game.M)):.6g}")
-        return 0
+    return game
 
+
+def _print_bounds(game: Game, eta: float, bound: float) -> None:
+    """``onlinerank bounds``: η_p and Theorem 3.1's bound in its three forms (THEORY §3)."""
+    print(f"n={game.n} T={game.T} family={game.family} k={game.k} M={game.M:g}")
+    print(f"eta (paper)               {float(bounds.eta_paper(game.n, game.T, game.M)):.6g}")
+    print(f"Theorem 3.1, paper form   {float(bounds.theorem31_paper(game.n, game.T, game.M)):.6g}")
+    print(f"Theorem 3.1, sharp at eta {bound:.6g}  (eta={eta:.6g})")
+    print(f"Theorem 3.1, optimal eta  {float(bounds.theorem31_optimal(game.n, game.T, game.M)):.6g}")
+
+
+def _players_from_args(
+    args, game: Game, eta: float, cmd: argparse.ArgumentParser
+) -> tuple[Learner, Adversary]:
+    """The learner and the adversary the options name, each checked against the game; a refusal
+    is reported against the option that named it."""
+    trace = getattr(args, "trace", None)
     try:
         if trace is not None:
             adversary = make_adversary(TraceAdversary.name, path=trace, format=args.trace_format)
@@ -527,6 +549,54 @@ def main(argv: list[str] | None = None) -> int:
         learner.check(game)
     except (TypeError, ValueError) as e:
         cmd.error(f"argument --learner: {e}")
+    return learner, adversary
+
+
+def _print_run(args, game: Game, eta: float, bound: float, learner: Learner, res) -> None:
+    """``onlinerank simulate``'s report: mean exact expected regret ± s.e., realised regret, the
+    bound (Theorem 3.1 for OnlineRank, the learner's own otherwise) and the ratio."""
+    reg = res.regret[:, -1]
+    mean = float(reg.mean())
+    se = float(reg.std(ddof=1) / math.sqrt(reg.size)) if reg.size > 1 else float("nan")
+    source = (
+        f"trace {args.trace}" if getattr(args, "trace", None) is not None else f"{args.adversary} adversary"
+    )
+    game_text = f"family={game.family} n={game.n} k={game.k} T={game.T} reps={args.reps} seed={args.seed}"
+    if _runs_paper_algorithm(args):
+        print(f"OnlineRank ({args.sampler}) vs {source}: {game_text} eta={eta:.6g}")
+    else:
+        print(f"{args.learner} vs {source}: {game_text}")
+    if math.isfinite(mean):
+        print(f"mean exact expected regret  {mean:.6g} +- {se:.3g} (s.e.)")
+    else:  # a learner without an exact expected loss (Learner.exact is False)
+        print("mean exact expected regret  none (the learner has no exact expected loss)")
+    if not args.no_sample:
+        real = res.realised_regret[:, -1]
+        print(f"mean realised regret        {float(real.mean()):.6g}")
+    own = bound if _runs_paper_algorithm(args) else learner.regret_bound(game)
+    if _runs_paper_algorithm(args):
+        print(f"Theorem 3.1 bound           {bound:.6g}  (C(n,2) ln2/eta + eta T M/2, M={game.M:g})")
+    elif own is None:
+        print(f"regret bound                none stated by {args.learner}")
+    else:
+        print(f"regret bound                {own:.6g}  ({args.learner}'s own, theory §3.3)")
+    if own is not None:
+        print(f"ratio regret / bound        {mean / own:.4f}")
+    print(f"time                        {res.meta['seconds']:.2f} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The ``onlinerank`` command: parse ``argv``, run the sub-command, return the exit status."""
+    parser, commands = _build_parser()
+    args = parser.parse_args(argv)
+    cmd = commands[args.command]
+    game = _game_from_args(args, cmd)
+    eta = bounds.resolve_eta(args.eta, game.n, game.T, game.M, game.family, game.k)
+    bound = float(bounds.theorem31(game.n, game.T, game.M, eta))
+    if args.command == "bounds":
+        _print_bounds(game, eta, bound)
+        return 0
+    learner, adversary = _players_from_args(args, game, eta, cmd)
     _check_memory(args, cmd)
     _check_time(args, cmd)
     res = simulate(
@@ -540,33 +610,7 @@ def main(argv: list[str] | None = None) -> int:
         sample=not args.no_sample,
         progress=None if args.quiet else Progress(delay=float(os.environ.get(PROGRESS_DELAY_ENV, 2.0))),
     )
-    reg = res.regret[:, -1]
-    mean = float(reg.mean())
-    se = float(reg.std(ddof=1) / math.sqrt(reg.size)) if reg.size > 1 else float("nan")
-    source = f"trace {trace}" if trace is not None else f"{args.adversary} adversary"
-    game_text = f"family={game.family} n={game.n} k={game.k} T={game.T} reps={args.reps} seed={args.seed}"
-    if _runs_paper_algorithm(args):
-        print(f"OnlineRank ({args.sampler}) vs {source}: {game_text} eta={eta:.6g}")
-    else:
-        print(f"{args.learner} vs {source}: {game_text}")
-    if math.isfinite(mean):
-        print(f"mean exact expected regret  {mean:.6g} +- {se:.3g} (s.e.)")
-    else:  # a learner without an exact expected loss (Learner.exact is False)
-        print("mean exact expected regret  none (the learner has no exact expected loss)")
-    if not args.no_sample:
-        real = res.realised_regret[:, -1]
-        print(f"mean realised regret        {float(real.mean()):.6g}")
-    if _runs_paper_algorithm(args):
-        print(f"Theorem 3.1 bound           {bound:.6g}  (C(n,2) ln2/eta + eta T M/2, M={game.M:g})")
-        print(f"ratio regret / bound        {mean / bound:.4f}")
-    else:
-        own = learner.regret_bound(game)
-        if own is None:
-            print(f"regret bound                none stated by {args.learner}")
-        else:
-            print(f"regret bound                {own:.6g}  ({args.learner}'s own, theory §3.3)")
-            print(f"ratio regret / bound        {mean / own:.4f}")
-    print(f"time                        {res.meta['seconds']:.2f} s")
+    _print_run(args, game, eta, bound, learner, res)
     return 0
 
 

@@ -251,6 +251,120 @@ def regret_yscale(ax: Axes, means, others=()) -> float | None:
     return lin
 
 
+def _unique_styles(labels: list[str], learners: dict) -> dict[str, dict]:
+    """One style and one legend label per learner, unique across a figure: two learners whose
+    styles carry the same label (OnlineRank at two η) get their config names appended."""
+    styles = {lab: learner_style(learners.get(lab, {}), lab, learners) for lab in labels}
+    seen: dict[str, int] = defaultdict(int)
+    for st in styles.values():
+        seen[st["label"]] += 1
+    for lab, st in styles.items():
+        if seen[st["label"]] > 1:
+            st["label"] += f" [{lab}]"
+    return styles
+
+
+def _draw_theorem31_curves(ax, Ts: list, b: list[dict]) -> None:
+    """Theorem 3.1's bound and the sharp bounds at η_p and η* (THEORY §3) on one panel."""
+    ax.plot(Ts, [x["bound_paper"] for x in b], "k-", lw=1.2, label=r"Thm 3.1: $n\sqrt{TM\ln 2}$")
+    ax.plot(
+        Ts,
+        [x["bound_sharp"] for x in b],
+        "k--",
+        lw=1.0,
+        label=r"sharp bound at $\eta_p$: $\binom{n}{2}\ln 2/\eta_p+\eta_p TM/2$",
+    )
+    ax.plot(Ts, [x["bound_optimal"] for x in b], "k:", lw=1.0, label=r"sharp bound at $\eta^*$")
+
+
+def _draw_learner_band(ax, rs: list[dict], st: dict, floor: float) -> None:
+    """One learner's mean regret vs T with its 95% band (normal, per cell; clipped at ``floor`` on a
+    log axis); a learner with any Monte Carlo cell says so in its label."""
+    rs = sorted(rs, key=lambda r: r["T"])
+    T = np.array([r["T"] for r in rs], float)
+    m = np.array([r["mean"] for r in rs], float)
+    se = np.nan_to_num(np.array([r["sem"] for r in rs], float))
+    exact = all(r["exact"] for r in rs)
+    ax.plot(
+        T,
+        m,
+        marker=st["marker"],
+        ls=st["ls"],
+        color=st["color"],
+        mfc=st["mfc"],
+        label=f"{st['label']}" + ("" if exact else " (E[loss] by Monte Carlo)"),
+    )
+    hi = m + 1.96 * se
+    ax.fill_between(
+        T,
+        np.maximum(m - 1.96 * se, floor),
+        np.maximum(hi, floor),
+        where=hi > floor,
+        color=st["color"],
+        alpha=0.18,
+        lw=0,
+    )
+
+
+def _replicates_label(sub: list[dict]) -> str:
+    """What a panel's title says of its replicates: a panel can merge experiments with different
+    replicate counts (e.g. 64 up to T = 10^5, 16 beyond): all of them, largest first; a panel whose
+    cells are closed forms (0 replicates: an oblivious adversary's exact expectation) says
+    "exact" instead of "0 reps"."""
+    reps = sorted({r["reps"] for r in sub if r["reps"]}, reverse=True)
+    parts = [f"{'/'.join(str(x) for x in reps)} reps"] if reps else []
+    return " + ".join(parts + ["exact"] * any(not r["reps"] for r in sub))
+
+
+def _regret_panel(ax, sub: list[dict], b: list[dict], styles: dict, key: tuple) -> None:
+    """One panel of :func:`regret_panels`: the bound curves, every learner's band, the axes."""
+    fam, n, k, adv = key
+    Ts = sorted({r["T"] for r in sub})
+    _draw_theorem31_curves(ax, Ts, b)
+    by_learner = defaultdict(list)
+    for r in sub:
+        by_learner[r["learner"]].append(r)
+    curves = [x[c] for x in b for c in ("bound_paper", "bound_sharp", "bound_optimal")]
+    means = [r["mean"] for r in sub]
+    linthresh = regret_yscale(ax, means, curves)
+    # a log axis: bands are clipped half a decade below the smallest positive value
+    # a log axis is chosen only when every mean is positive, so _log_floor finds a value
+    floor: float = -np.inf if linthresh is not None else (_log_floor(means + curves) or 1.0)
+    for lab, rs in sorted(by_learner.items()):
+        _draw_learner_band(ax, rs, styles[lab], floor)
+    ax.set_xscale("log")
+    if linthresh is None:
+        ax.set_ylim(bottom=floor)
+        plain_log_axis(ax)
+        ax.set_ylabel("E[regret] (pairwise loss)")
+    else:
+        plain_log_axis(ax, "x")
+        ax.set_ylabel(f"E[regret] (symlog: linear in ±{linthresh:g})")
+    ax.set_xlabel("horizon T (rounds)")
+    where = f"{adv}: {fam}, n={n}" + (f", k={k}" if fam == "kchoice" else "")
+    ax.set_title(f"{where}, {_replicates_label(sub)}", fontsize=9)
+
+
+def _legend_and_title(fig, handles: dict, title: str, nrow: int) -> None:
+    """The figure's shared legend below the panels and its title wrapped to the figure's width."""
+    ncol = 3 if len(handles) > 4 else 2
+    fig.legend(
+        list(handles.values()), list(handles), loc="lower center", ncol=ncol, frameon=False, fontsize=7.5
+    )
+    # wrapped to the figure's width (about 11 characters of the 10-point title per inch)
+    title = textwrap.fill(title, width=int(11 * fig.get_figwidth()))
+    fig.suptitle(title, y=0.998)
+    legend_rows = int(np.ceil(len(handles) / ncol))
+    fig.tight_layout(
+        rect=(
+            0,
+            min(0.3, 0.035 * legend_rows * (3 / nrow) + 0.02),
+            1,
+            1 - 0.25 * (title.count("\n") + 1) / fig.get_figheight(),
+        )
+    )
+
+
 def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bound_fn=None):
     """Figure: mean exact expected regret at t = T vs T (log-log), one panel per (family, n, k,
     adversary), learners with 95% bands, and Theorem 3.1 curves from ``bnd`` keyed by
@@ -274,108 +388,21 @@ def regret_panels(rows: list[dict], bnd: dict, learners: dict, title: str, *, bo
     nrow = int(np.ceil(len(keys) / ncol))
     fig = Figure(figsize=(max(9.0, 3.3 * ncol + 0.3), 2.9 * nrow + 1.3))
     axes = fig.subplots(nrow, ncol, squeeze=False)
-    # one style and one legend label per learner, unique across the figure
-    labels = sorted({r["learner"] for k in keys for r in panels[k]})
-    styles = {lab: learner_style(learners.get(lab, {}), lab, learners) for lab in labels}
-    seen: dict[str, int] = defaultdict(int)
-    for st in styles.values():
-        seen[st["label"]] += 1
-    for lab, st in styles.items():
-        if seen[st["label"]] > 1:
-            st["label"] += f" [{lab}]"
+    styles = _unique_styles(sorted({r["learner"] for k in keys for r in panels[k]}), learners)
     handles: dict[str, Any] = {}
     for ax, key in zip(axes.flat, keys, strict=False):
-        fam, n, k, adv = key
-        sub = panels[key]
-        Ts = sorted({r["T"] for r in sub})
-        b = [bnd[(fam, n, k, T)] for T in Ts]
-        ax.plot(Ts, [x["bound_paper"] for x in b], "k-", lw=1.2, label=r"Thm 3.1: $n\sqrt{TM\ln 2}$")
-        ax.plot(
-            Ts,
-            [x["bound_sharp"] for x in b],
-            "k--",
-            lw=1.0,
-            label=r"sharp bound at $\eta_p$: $\binom{n}{2}\ln 2/\eta_p+\eta_p TM/2$",
-        )
-        ax.plot(Ts, [x["bound_optimal"] for x in b], "k:", lw=1.0, label=r"sharp bound at $\eta^*$")
-        by_learner = defaultdict(list)
-        for r in sub:
-            by_learner[r["learner"]].append(r)
-        curves = [x[c] for x in b for c in ("bound_paper", "bound_sharp", "bound_optimal")]
-        means = [r["mean"] for r in sub]
-        linthresh = regret_yscale(ax, means, curves)
-        # a log axis: bands are clipped half a decade below the smallest positive value
-        # a log axis is chosen only when every mean is positive, so _log_floor finds a value
-        floor: float = -np.inf if linthresh is not None else (_log_floor(means + curves) or 1.0)
-        for lab, rs in sorted(by_learner.items()):
-            rs.sort(key=lambda r: r["T"])
-            st = styles[lab]
-            T = np.array([r["T"] for r in rs], float)
-            m = np.array([r["mean"] for r in rs], float)
-            se = np.nan_to_num(np.array([r["sem"] for r in rs], float))
-            exact = all(r["exact"] for r in rs)
-            ax.plot(
-                T,
-                m,
-                marker=st["marker"],
-                ls=st["ls"],
-                color=st["color"],
-                mfc=st["mfc"],
-                label=f"{st['label']}" + ("" if exact else " (E[loss] by Monte Carlo)"),
-            )
-            hi = m + 1.96 * se
-            ax.fill_between(
-                T,
-                np.maximum(m - 1.96 * se, floor),
-                np.maximum(hi, floor),
-                where=hi > floor,
-                color=st["color"],
-                alpha=0.18,
-                lw=0,
-            )
-        ax.set_xscale("log")
-        if linthresh is None:
-            ax.set_ylim(bottom=floor)
-            plain_log_axis(ax)
-            ax.set_ylabel("E[regret] (pairwise loss)")
-        else:
-            plain_log_axis(ax, "x")
-            ax.set_ylabel(f"E[regret] (symlog: linear in ±{linthresh:g})")
-        ax.set_xlabel("horizon T (rounds)")
-        ax.set_title(
-            f"{adv}: {fam}, n={n}"
-            + (f", k={k}" if fam == "kchoice" else "")
-            # a panel can merge experiments with different replicate counts (e.g. 64 up to
-            # T = 10^5, 16 beyond): all of them, largest first
-            + f", {'/'.join(str(x) for x in sorted({r['reps'] for r in sub}, reverse=True))} reps",
-            fontsize=9,
-        )
+        fam, n, k, _ = key
+        b = [bnd[(fam, n, k, T)] for T in sorted({r["T"] for r in panels[key]})]
+        _regret_panel(ax, panels[key], b, styles, key)
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(lab, h)
     for ax in axes.flat[len(keys) :]:
         ax.set_visible(False)
-    fig.legend(
-        list(handles.values()),
-        list(handles),
-        loc="lower center",
-        ncol=3 if len(handles) > 4 else 2,
-        frameon=False,
-        fontsize=7.5,
-    )
-    title = (
-        _title_eta(title, [r for key in keys for r in panels[key]], learners)
-        + " — means with 95% bands (normal, per cell)"
-    )
-    # wrapped to the figure's width (about 11 characters of the 10-point title per inch)
-    title = textwrap.fill(title, width=int(11 * fig.get_figwidth()))
-    fig.suptitle(title, y=0.998)
-    legend_rows = int(np.ceil(len(handles) / (3 if len(handles) > 4 else 2)))
-    fig.tight_layout(
-        rect=(
-            0,
-            min(0.3, 0.035 * legend_rows * (3 / nrow) + 0.02),
-            1,
-            1 - 0.25 * (title.count("\n") + 1) / fig.get_figheight(),
-        )
+    rows_drawn = [r for key in keys for r in panels[key]]
+    _legend_and_title(
+        fig,
+        handles,
+        _title_eta(title, rows_drawn, learners) + " — means with 95% bands (normal, per cell)",
+        nrow,
     )
     return fig

@@ -113,17 +113,8 @@ def simulate(
     called about 100 times.  ``block`` is the number of rounds handed out per block (default
     :func:`default_block`; it never changes the results, only speed and memory).
     """
-    if not isinstance(learner, Learner):
-        raise TypeError(f"learner must be an onlinerank Learner, got {type(learner).__name__}")
-    if not isinstance(adversary, Adversary):
-        raise TypeError(f"adversary must be an onlinerank Adversary, got {type(adversary).__name__}")
-    if isinstance(reps, bool) or not isinstance(reps, (int, np.integer)) or reps < 1:
-        raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
-    if isinstance(rep_start, bool) or not isinstance(rep_start, (int, np.integer)) or rep_start < 0:
-        raise ValueError(f"rep_start must be an integer >= 0, got {rep_start!r}")
-    reps = int(reps)
-    n, T = game.n, game.T
-    cps = checkpoints(T, K)
+    reps = _checked_replicates(learner, adversary, reps, rep_start)
+    cps = checkpoints(game.T, K)
     block = default_block(game, reps) if block is None else check_block(block, game, reps)
     learner.check(game)
     adversary.check(game)
@@ -135,14 +126,36 @@ def simulate(
     learner.reset(game, reps)
     keys = replicate_keys(seed, (*cell, learner_label), ids, "learner")
     round_keys = keys if sample else None
-    # a subclass overriding a per-round method of a class with a block method (e.g. to record the
-    # rounds) is played round by round: the block method would bypass its override
-    blocks = adversary.oblivious and block_hook_applies(type(adversary), "feedback_block", ("feedback",))
-    if block_hook_applies(type(learner), "play_block", ("expected_loss", "rank", "_rank", "update")):
-        play = learner.play_block
-    else:
-        play = functools.partial(Learner.play_block, learner)
+    t0 = time.perf_counter()
+    out_loss, out_exp, out_best, extra, has_exp = _play_rounds(
+        learner, adversary, game, cps, block, round_keys, sample, progress, reps
+    )
+    meta = _result_meta(game, learner, adversary, seed, cell, learner_label)
+    meta |= {
+        "exact_expected_loss": bool(has_exp and learner.exact),
+        "sampled": bool(sample),
+        "seconds": time.perf_counter() - t0,
+    }
+    return SimResult(cps, out_loss, out_exp, out_best, ids, meta, extra)
 
+
+def _play_rounds(
+    learner: Learner,
+    adversary: Adversary,
+    game: Game,
+    cps: np.ndarray,
+    block: int,
+    round_keys,
+    sample: bool,
+    progress: Callable[[int, int], None] | None,
+    reps: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray], bool]:
+    """:func:`simulate`'s round loop over reset plug-ins: blocks of rounds up to each checkpoint,
+    where the realised and expected losses, the best fixed ranking's loss and the adversary's
+    own metrics are recorded.  Returns those (replicates × checkpoints) and whether every round
+    had an exact expected loss."""
+    n, T = game.n, game.T
+    blocks, play = _block_methods(learner, adversary)
     out_loss = np.full((reps, cps.size), np.nan)
     out_exp = np.full((reps, cps.size), np.nan)
     out_best = np.empty((reps, cps.size))
@@ -154,28 +167,18 @@ def simulate(
     extra: dict[str, np.ndarray] = {}
     j = 0
     step = max(1, T // 100)
-    t0 = time.perf_counter()
     t = 1
     while t <= T:
         # rounds t .. last: up to the next checkpoint (and progress report), at most `block`
         last = min(int(cps[j]), t + block - 1)
         if progress is not None:  # every multiple of `step` ends a block
             last = min(last, -(-t // step) * step)
-        if blocks:
-            fbb = adversary.feedback_block(t, last - t + 1)
-        else:
-            fbb = FeedbackBlock.of(adversary.feedback(t, learner))
-        B = fbb.rounds
-        if not 1 <= B <= last - t + 1 or fbb.reps != reps or fbb.n != n:
-            raise RuntimeError(
-                f"adversary {adversary.name!r} returned a block of {B} rounds x {fbb.reps} replicates "
-                f"(n={fbb.n}) for rounds {t}..{last} of {reps} replicates (n={n})"
-            )
+        fbb = _feedback_block(adversary, learner, blocks, t, last, reps, n)
         if not play(fbb, round_keys, t, exp_loss, loss):
             has_exp = False
         fbb.add_to(S)
         fbb.add_pair_abs_sum(abs_total)
-        t += B
+        t += fbb.rounds
         if t - 1 == cps[j]:
             if sample:
                 out_loss[:, j] = loss
@@ -187,22 +190,67 @@ def simulate(
             j += 1
         if progress is not None and ((t - 1) % step == 0 or t - 1 == T):
             progress(t - 1, T)
-    meta = {
-        "n": n,
-        "T": T,
+    return out_loss, out_exp, out_best, extra, has_exp
+
+
+def _checked_replicates(learner: Learner, adversary: Adversary, reps: int, rep_start: int) -> int:
+    """:func:`simulate`'s argument checks: plug-in types and the replicate range; ``reps`` as int."""
+    if not isinstance(learner, Learner):
+        raise TypeError(f"learner must be an onlinerank Learner, got {type(learner).__name__}")
+    if not isinstance(adversary, Adversary):
+        raise TypeError(f"adversary must be an onlinerank Adversary, got {type(adversary).__name__}")
+    if isinstance(reps, bool) or not isinstance(reps, (int, np.integer)) or reps < 1:
+        raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
+    if isinstance(rep_start, bool) or not isinstance(rep_start, (int, np.integer)) or rep_start < 0:
+        raise ValueError(f"rep_start must be an integer >= 0, got {rep_start!r}")
+    return int(reps)
+
+
+def _block_methods(learner: Learner, adversary: Adversary) -> tuple[bool, Callable]:
+    """Whether the adversary hands out blocks of rounds, and the learner's block player.  A
+    subclass overriding a per-round method of a class with a block method (e.g. to record the
+    rounds) is played round by round: the block method would bypass its override."""
+    blocks = adversary.oblivious and block_hook_applies(type(adversary), "feedback_block", ("feedback",))
+    if block_hook_applies(type(learner), "play_block", ("expected_loss", "rank", "_rank", "update")):
+        return blocks, learner.play_block
+    return blocks, functools.partial(Learner.play_block, learner)
+
+
+def _feedback_block(
+    adversary: Adversary, learner: Learner, blocks: bool, t: int, last: int, reps: int, n: int
+) -> FeedbackBlock:
+    """The feedback of rounds ``t ..`` (at most ``last``): a block from an oblivious adversary, one
+    round otherwise; a block of the wrong shape is refused with what was asked and returned."""
+    fbb = (
+        adversary.feedback_block(t, last - t + 1)
+        if blocks
+        else FeedbackBlock.of(adversary.feedback(t, learner))
+    )
+    B = fbb.rounds
+    if not 1 <= B <= last - t + 1 or fbb.reps != reps or fbb.n != n:
+        raise RuntimeError(
+            f"adversary {adversary.name!r} returned a block of {B} rounds x {fbb.reps} replicates "
+            f"(n={fbb.n}) for rounds {t}..{last} of {reps} replicates (n={n})"
+        )
+    return fbb
+
+
+def _result_meta(
+    game: Game, learner: Learner, adversary: Adversary, seed: int, cell: tuple, label: str
+) -> dict:
+    """What a :class:`SimResult` records of its game, plug-ins and streams."""
+    return {
+        "n": game.n,
+        "T": game.T,
         "family": game.family,
         "k": game.k,
         "M": game.M,
         "seed": int(seed),
         "cell": [str(c) for c in cell],
-        "learner_label": learner_label,
+        "learner_label": label,
         **{f"learner_{k}": v for k, v in learner.describe().items()},
         **{f"adversary_{k}": v for k, v in adversary.describe().items()},
-        "exact_expected_loss": bool(has_exp and learner.exact),
-        "sampled": bool(sample),
-        "seconds": time.perf_counter() - t0,
     }
-    return SimResult(cps, out_loss, out_exp, out_best, ids, meta, extra)
 
 
 def exact_expected_regret(s: np.ndarray, eta: float) -> float:

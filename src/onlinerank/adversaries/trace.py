@@ -42,6 +42,7 @@ the same way), or a callable ``game -> rounds`` (used by :meth:`TraceAdversary.e
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import os
@@ -120,6 +121,95 @@ def _check_args(n: int, family: str, k: int, fmt: str) -> str:
     return fmt
 
 
+def _fields(line: str, bad: Callable[[str], TraceError]) -> list[str]:
+    """A non-comment line's comma-separated fields; an empty line or field is refused."""
+    if not line:
+        raise bad("empty line (empty lines are not allowed; remove it or comment it out with '#')")
+    fields = [f.strip() for f in line.split(",")]
+    for j, f in enumerate(fields, start=1):
+        if not f:
+            raise bad(f"empty field {j} (fields are separated by single commas)")
+    return fields
+
+
+def _items_round(
+    fields: list[str], n: int, family: str, k: int, bad: Callable[[str], TraceError]
+) -> list[int] | np.ndarray:
+    """A line of format ``items``: distinct item ids, as many as the family needs; returned as
+    sorted ids (single, kchoice), a 0/1 row (subset) or the scores -σ (spearman: ids best first)."""
+    ids = []
+    for f in fields:
+        if not _INT.fullmatch(f):
+            raise bad(f"item id {f!r} is not an integer")
+        u = int(f)
+        if not 0 <= u < n:
+            raise bad(f"item id {u} out of range 0..{n - 1}")
+        ids.append(u)
+    if len(set(ids)) != len(ids):
+        dup = next(u for u in ids if ids.count(u) > 1)
+        raise bad(f"item id {dup} repeated in one round")
+    if family == "single" and len(ids) != 1:
+        raise bad(f"single choice needs exactly 1 item id per line, got {len(ids)}")
+    if family == "kchoice" and len(ids) != k:
+        raise bad(f"k-choice with k={k} needs exactly {k} item ids per line, got {len(ids)}")
+    if family == "spearman" and len(ids) != n:
+        raise bad(
+            f"a Spearman round is a full ranking of all n={n} items (best first), got {len(ids)} item ids"
+        )
+    if family in ("single", "kchoice"):
+        return sorted(ids)
+    row = np.zeros(n)
+    if family == "subset":
+        row[ids] = 1.0
+        return row
+    row[ids] = np.arange(1, n + 1)  # spearman: ids best first -> sigma[u] = position of u
+    return -row
+
+
+def _scores_round(
+    fields: list[str], n: int, family: str, k: int, bad: Callable[[str], TraceError]
+) -> list[int] | np.ndarray:
+    """A line of format ``scores``: n finite numbers, 0/1 with the family's number of ones for
+    single, kchoice and subset, a permutation of -1..-n for spearman; returned as sorted ids
+    (single, kchoice) or the row itself."""
+    if len(fields) != n:
+        raise bad(f"expected n={n} scores, got {len(fields)}")
+    vals = np.empty(n)
+    for j, f in enumerate(fields):
+        try:
+            if "_" in f:
+                raise ValueError
+            x = float(f)
+        except ValueError:
+            raise bad(f"score {f!r} (field {j + 1}) is not a number") from None
+        if not math.isfinite(x):
+            raise bad(f"score {f!r} (field {j + 1}) is not finite (NaN and infinite scores are not allowed)")
+        vals[j] = x
+    if family in _BINARY:
+        if not np.all((vals == 0) | (vals == 1)):
+            raise bad(f"{family} scores must be 0 or 1")
+        ones = int(vals.sum())
+        need = {"single": 1, "kchoice": k}.get(family)
+        if need is not None and ones != need:
+            raise bad(f"{family} scores need exactly {need} ones (chosen items), got {ones}")
+        if family == "subset" and ones == 0:
+            raise bad("subset scores need at least one 1 (a chosen item)")
+        return np.flatnonzero(vals).tolist() if family != "subset" else vals
+    if family == "spearman" and not np.array_equal(
+        np.sort(vals)[::-1], -np.arange(1, n + 1, dtype=np.float64)
+    ):
+        raise bad(
+            f"Spearman scores must be s = -sigma for a ranking sigma, i.e. a "
+            f"permutation of -1, ..., -{n} (a ranking written as item ids, best first, "
+            "is format 'items')"
+        )
+    return vals
+
+
+def _error_at(label: str, lineno: int, msg: str) -> TraceError:
+    return TraceError(f"{_where(label, lineno)}: {msg}")
+
+
 def parse_trace_lines(
     lines: Sequence[str], n: int, family: str, k: int = 1, format: str = "auto", label: str = "<rounds>"
 ) -> tuple[np.ndarray | None, np.ndarray | None]:
@@ -130,103 +220,21 @@ def parse_trace_lines(
     error messages; line numbers are 1-based positions in ``lines``.
     """
     fmt = _check_args(n, family, k, format)
-    width = {"single": 1, "kchoice": k}.get(family)
-    compact = family in ("single", "kchoice")
-    items_out: list[list[int]] = []
-    dense_out: list[np.ndarray] = []
-    neg_perm = -np.arange(1, n + 1, dtype=np.float64)
+    parse_round = _items_round if fmt == "items" else _scores_round
+    rounds: list = []
     for lineno, raw in enumerate(lines, start=1):
         if not isinstance(raw, str):
             raise TraceError(f"{_where(label, lineno)}: expected a text line, got {type(raw).__name__}")
         line = raw.strip()
         if line.startswith("#"):
             continue
-
-        def bad(msg: str, lineno: int = lineno) -> TraceError:
-            return TraceError(f"{_where(label, lineno)}: {msg}")
-
-        if not line:
-            raise bad("empty line (empty lines are not allowed; remove it or comment it out with '#')")
-        fields = [f.strip() for f in line.split(",")]
-        for j, f in enumerate(fields, start=1):
-            if not f:
-                raise bad(f"empty field {j} (fields are separated by single commas)")
-        if fmt == "items":
-            ids = []
-            for f in fields:
-                if not _INT.fullmatch(f):
-                    raise bad(f"item id {f!r} is not an integer")
-                u = int(f)
-                if not 0 <= u < n:
-                    raise bad(f"item id {u} out of range 0..{n - 1}")
-                ids.append(u)
-            if len(set(ids)) != len(ids):
-                dup = next(u for u in ids if ids.count(u) > 1)
-                raise bad(f"item id {dup} repeated in one round")
-            if family == "single" and len(ids) != 1:
-                raise bad(f"single choice needs exactly 1 item id per line, got {len(ids)}")
-            if family == "kchoice" and len(ids) != k:
-                raise bad(f"k-choice with k={k} needs exactly {k} item ids per line, got {len(ids)}")
-            if family == "spearman" and len(ids) != n:
-                raise bad(
-                    f"a Spearman round is a full ranking of all n={n} items (best first), "
-                    f"got {len(ids)} item ids"
-                )
-            if compact:
-                items_out.append(sorted(ids))
-            elif family == "subset":
-                row = np.zeros(n)
-                row[ids] = 1.0
-                dense_out.append(row)
-            else:  # spearman: ids best first -> sigma[u] = position of u
-                sigma = np.empty(n)
-                sigma[ids] = np.arange(1, n + 1)
-                dense_out.append(-sigma)
-            continue
-        # scores
-        if len(fields) != n:
-            raise bad(f"expected n={n} scores, got {len(fields)}")
-        vals = np.empty(n)
-        for j, f in enumerate(fields):
-            try:
-                if "_" in f:
-                    raise ValueError
-                x = float(f)
-            except ValueError:
-                raise bad(f"score {f!r} (field {j + 1}) is not a number") from None
-            if not math.isfinite(x):
-                raise bad(
-                    f"score {f!r} (field {j + 1}) is not finite (NaN and infinite scores are not allowed)"
-                )
-            vals[j] = x
-        if family in _BINARY:
-            if not np.all((vals == 0) | (vals == 1)):
-                raise bad(f"{family} scores must be 0 or 1")
-            ones = int(vals.sum())
-            need = {"single": 1, "kchoice": k}.get(family)
-            if need is not None and ones != need:
-                raise bad(f"{family} scores need exactly {need} ones (chosen items), got {ones}")
-            if family == "subset" and ones == 0:
-                raise bad("subset scores need at least one 1 (a chosen item)")
-            if compact:
-                items_out.append(np.flatnonzero(vals).tolist())
-            else:
-                dense_out.append(vals)
-        elif family == "spearman":
-            if not np.array_equal(np.sort(vals)[::-1], neg_perm):
-                raise bad(
-                    f"Spearman scores must be s = -sigma for a ranking sigma, i.e. a "
-                    f"permutation of -1, ..., -{n} (a ranking written as item ids, best first, "
-                    "is format 'items')"
-                )
-            dense_out.append(vals)
-        else:
-            dense_out.append(vals)
-    if not items_out and not dense_out:
+        bad = functools.partial(_error_at, label, lineno)
+        rounds.append(parse_round(_fields(line, bad), n, family, k, bad))
+    if not rounds:
         raise TraceError(f"{_where(label)} holds no rounds (it is empty or has comment lines only)")
-    if compact:
-        return np.array(items_out, dtype=np.int64).reshape(-1, cast(int, width)), None  # single/kchoice
-    return None, np.array(dense_out, dtype=np.float64).reshape(-1, n)
+    if family in ("single", "kchoice"):
+        return np.array(rounds, dtype=np.int64).reshape(-1, k if family == "kchoice" else 1), None
+    return None, np.array(rounds, dtype=np.float64).reshape(-1, n)
 
 
 def read_trace(path: str | os.PathLike, n: int, family: str, k: int = 1, format: str = "auto") -> np.ndarray:
