@@ -41,6 +41,7 @@ import functools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import mpmath
 import sympy as sp
@@ -528,22 +529,9 @@ def _path(case: dict, at_n: str) -> str:
     return ", ".join(x for x in (at_n, case["where_k"], case["where_T"]) if x)
 
 
-@functools.cache
-def _decide(method: str, family: str, claimed: str) -> OmegaResult:
-    steps: list[str] = []
-    exprs = {p: ratio_expression(method, family, p, claimed) for p in _PARITIES}
-    # one case for every n when no floor enters (k-choice keeps both: k <= n/2 vs (n-1)/2)
-    if family != "kchoice" and exprs["even"] == exprs["odd"]:
-        exprs = {"all": exprs["even"]}
-        steps.append("no floor in the closed forms: one case for every n ≥ 2")
-    first = next(iter(exprs))
-    identity = (
-        f"ratio / claimed factor = {pretty(exprs[first])} for every {_LABEL[first]}, k, T"
-        if not exprs[first].free_symbols
-        else ""
-    )
-    if identity:
-        steps.append(f"{identity}: an algebraic identity of the closed forms, not evidence of growth")
+def _reduced_cases(exprs: dict, family: str, steps: list[str]) -> tuple[list[dict], bool]:
+    """Each parity case's ratio reduced to g(n) (worst T, then worst k), with its positivity, its
+    limit and its infimum over n; and whether every reduction was decided."""
     cases, decided = [], True
     for case, r in exprs.items():
         r_T, where_T, ok_T = _reduce_T(r, family, case, steps)
@@ -569,28 +557,52 @@ def _decide(method: str, family: str, claimed: str) -> OmegaResult:
             }
         )
         decided = decided and ok_T and ok_k
+    return cases, decided
+
+
+def _conclusion(cases: list[dict], decided: bool, steps: list[str]) -> tuple[bool | None, Any, bool, str]:
+    """The Ω verdict from the cases: false when a limit is 0 (c = 0), true when g > 0 everywhere
+    and every limit is positive (c = the smallest infimum), undecided otherwise; returns
+    (holds, c, whether c is exact, where c is attained)."""
     lim_case = min(cases, key=lambda c: _num(c["limit"]))
     inf_case = min(cases, key=lambda c: _num(c["inf"]["value"]))
     positive = all(c["positive"] for c in cases)
     limit_positive = all(_num(c["limit"]) > 0 for c in cases)
-    holds: bool | None
     if not limit_positive and decided:
-        holds, c_expr, exact = False, sp.Integer(0), True
         where = _path(lim_case, "n → ∞")
         steps.append(f"lim = 0 along {where}: inf = 0, the Ω statement is false")
-    else:
-        c_expr = inf_case["inf"]["value"]
-        exact = all(c["inf"]["exact"] for c in cases)
-        where = _path(inf_case, inf_case["inf"]["at"])
-        if decided and positive and limit_positive:
-            holds = True
-            steps.append(
-                f"g > 0 at every n and lim > 0 → inf > 0: c = {pretty(c_expr)} = {_num(c_expr):.6g} "
-                f"at {where}"
-            )
-        else:
-            holds = None
-            steps.append("a step is not decided: inf > 0 is not proven")
+        return False, sp.Integer(0), True, where
+    c_expr = inf_case["inf"]["value"]
+    exact = all(c["inf"]["exact"] for c in cases)
+    where = _path(inf_case, inf_case["inf"]["at"])
+    if decided and positive and limit_positive:
+        steps.append(
+            f"g > 0 at every n and lim > 0 → inf > 0: c = {pretty(c_expr)} = {_num(c_expr):.6g} at {where}"
+        )
+        return True, c_expr, exact, where
+    steps.append("a step is not decided: inf > 0 is not proven")
+    return None, c_expr, exact, where
+
+
+@functools.cache
+def _decide(method: str, family: str, claimed: str) -> OmegaResult:
+    steps: list[str] = []
+    exprs = {p: ratio_expression(method, family, p, claimed) for p in _PARITIES}
+    # one case for every n when no floor enters (k-choice keeps both: k <= n/2 vs (n-1)/2)
+    if family != "kchoice" and exprs["even"] == exprs["odd"]:
+        exprs = {"all": exprs["even"]}
+        steps.append("no floor in the closed forms: one case for every n ≥ 2")
+    first = next(iter(exprs))
+    identity = (
+        f"ratio / claimed factor = {pretty(exprs[first])} for every {_LABEL[first]}, k, T"
+        if not exprs[first].free_symbols
+        else ""
+    )
+    if identity:
+        steps.append(f"{identity}: an algebraic identity of the closed forms, not evidence of growth")
+    cases, decided = _reduced_cases(exprs, family, steps)
+    holds, c_expr, exact, where = _conclusion(cases, decided, steps)
+    lim_case = min(cases, key=lambda c: _num(c["limit"]))
     return OmegaResult(
         method=method,
         family=family,
@@ -606,8 +618,8 @@ def _decide(method: str, family: str, claimed: str) -> OmegaResult:
         limit=_num(lim_case["limit"]),
         limit_expr=pretty(lim_case["limit"]),
         limit_path=_path(lim_case, "n → ∞"),
-        positive=positive,
-        limit_positive=limit_positive,
+        positive=all(c["positive"] for c in cases),
+        limit_positive=all(_num(c["limit"]) > 0 for c in cases),
         holds=holds,
         cases=tuple(cases),
     )

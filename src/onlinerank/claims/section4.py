@@ -52,63 +52,64 @@ def _omega_cells(ctx, cited: CitedBound, families: tuple[str, ...]):
     from .. import asymptotics as A  # lazy: SymPy loads only where an Ω statement is decided
 
     rows = ctx.table("bound_comparison")
-    method = cited.method
     out = []
     for family in families:
-        mine = [r for r in rows if r["method"] == method and r["family"] == family]
-        if not mine:
-            continue
-        res = A.decide(method, family)
-        diff, count = A.cross_check(res, mine)
-        if not diff <= A.CROSS_CHECK_RTOL:
-            raise ValueError(
-                f"claim {ctx.claim.id!r}: the symbolic ({method}, {family}) ratio differs from the "
-                f"bound_comparison table by {diff:.3g} (relative, > {A.CROSS_CHECK_RTOL:g}): "
-                "onlinerank.asymptotics no longer transcribes onlinerank.bounds"
-            )
-        exact = (
-            "exact infimum" if res.c_exact else f"minimum over n ≤ {A.GRID_MAX_N} and the limit, not proven"
-        )
-        kind = (
-            f"an algebraic identity of the closed forms, not evidence of growth: {res.identity}; "
-            if res.kind == "identity"
-            else ""
-        )
-        note = (
-            f"{kind}baseline bound: {cited.formula}, this project's reconstruction, theory §3.3; "
-            f"limit {res.limit_expr} = {res.limit:.4g} ({res.limit_path}); c = {res.c_expr} = {res.c:.4g} "
-            f"at {res.where} ({exact}); matches the table's {count} rows to {diff:.1g}"
-        )
-        out.append(
-            make_cell(
-                ctx,
-                f"{method} / Thm 3.1, {family}: Ω({res.claimed}) over {_DOMAIN[family]}",
-                {
-                    "method": method,
-                    "family": family,
-                    "claimed": res.claimed,
-                    "kind": res.kind,
-                    "expression": res.expression,
-                    "c": res.c,
-                    "c_expr": res.c_expr,
-                    "c_exact": res.c_exact,
-                    "where": res.where,
-                    "limit": res.limit,
-                    "limit_expr": res.limit_expr,
-                    "limit_path": res.limit_path,
-                    "steps": list(res.steps),
-                    "proven": res.holds is not None,
-                    "cross_check_max_rel_diff": diff,
-                    "cross_check_rows": count,
-                },
-                res.c,
-                res.c if res.holds is not None else 0.0,
-                res.c,
-                method=_omega_method(res, A.GRID_MAX_N),
-                note=note,
-            )
-        )
+        mine = [r for r in rows if r["method"] == cited.method and r["family"] == family]
+        if mine:
+            out.append(_omega_cell(ctx, cited, family, mine, A))
     return out
+
+
+def _omega_cell(ctx, cited: CitedBound, family: str, mine: list[dict], A):
+    """:func:`_omega_cells`' cell of one family: the decision, cross-checked against the table's
+    rows ``mine`` of the comparison; ``A`` is :mod:`onlinerank.asymptotics`."""
+    method = cited.method
+    res = A.decide(method, family)
+    diff, count = A.cross_check(res, mine)
+    if not diff <= A.CROSS_CHECK_RTOL:
+        raise ValueError(
+            f"claim {ctx.claim.id!r}: the symbolic ({method}, {family}) ratio differs from the "
+            f"bound_comparison table by {diff:.3g} (relative, > {A.CROSS_CHECK_RTOL:g}): "
+            "onlinerank.asymptotics no longer transcribes onlinerank.bounds"
+        )
+    exact = "exact infimum" if res.c_exact else f"minimum over n ≤ {A.GRID_MAX_N} and the limit, not proven"
+    kind = (
+        f"an algebraic identity of the closed forms, not evidence of growth: {res.identity}; "
+        if res.kind == "identity"
+        else ""
+    )
+    note = (
+        f"{kind}baseline bound: {cited.formula}, this project's reconstruction, theory §3.3; "
+        f"limit {res.limit_expr} = {res.limit:.4g} ({res.limit_path}); c = {res.c_expr} = {res.c:.4g} "
+        f"at {res.where} ({exact}); matches the table's {count} rows to {diff:.1g}"
+    )
+    return make_cell(
+        ctx,
+        f"{method} / Thm 3.1, {family}: Ω({res.claimed}) over {_DOMAIN[family]}",
+        {
+            "method": method,
+            "family": family,
+            "claimed": res.claimed,
+            "kind": res.kind,
+            "expression": res.expression,
+            "c": res.c,
+            "c_expr": res.c_expr,
+            "c_exact": res.c_exact,
+            "where": res.where,
+            "limit": res.limit,
+            "limit_expr": res.limit_expr,
+            "limit_path": res.limit_path,
+            "steps": list(res.steps),
+            "proven": res.holds is not None,
+            "cross_check_max_rel_diff": diff,
+            "cross_check_rows": count,
+        },
+        res.c,
+        res.c if res.holds is not None else 0.0,
+        res.c,
+        method=_omega_method(res, A.GRID_MAX_N),
+        note=note,
+    )
 
 
 def _omega_method(res, grid_max_n: int) -> str:
