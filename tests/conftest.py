@@ -20,6 +20,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The tests read what the programs they start print (pytest, Sphinx, Snakemake, make): colour codes
+# would get between the words.  A CI runner may ask every program for colour (FORCE_COLOR,
+# PY_COLORS); the subprocesses of this session inherit the request for none.
+for _variable in ("FORCE_COLOR", "PY_COLORS", "CLICOLOR_FORCE"):
+    os.environ.pop(_variable, None)
+os.environ["NO_COLOR"] = "1"
+
 _SKIP = shutil.ignore_patterns(
     ".venv",
     ".git",
