@@ -349,7 +349,28 @@ def validate_worst_case(section: dict, learners: dict) -> None:
     cap = section["max_states"]
     if isinstance(cap, bool) or not isinstance(cap, int | float) or not cap >= 1:
         _wc_fail("max_states", cap, "must be a number >= 1")
-    for i, case in enumerate(section["exact"]):
+    _check_exact_cases(section["exact"], cap)
+    fam = section["family"]
+    if fam not in DP_FAMILIES:
+        _wc_fail("family", fam, f"must be one of {', '.join(DP_FAMILIES)}")
+    k = _int("k", section["k"])
+    specs = _worst_case_learners(section["learners"], learners, fam, k)
+    _check_comparison(section["comparison"], specs, fam, k, cap)
+    _check_tightness(section["tightness"], fam, k, cap)
+    srch = _mapping("search", section["search"], ("width", "max_evals"))
+    for key in ("width", "max_evals"):
+        _int(f"search.{key}", srch[key])
+
+
+def _check_eta_factors(key: str, factors) -> None:
+    for f in factors:
+        if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
+            _wc_fail(key, f, "must be positive numbers")
+
+
+def _check_exact_cases(cases: list, cap: float) -> None:
+    """``worst_case.exact``: each case's keys, family, sizes, η factors and DP size."""
+    for i, case in enumerate(cases):
         where = f"exact[{i}]"
         _mapping(where, case, ("family", "n", "k", "T", "eta_factor"))
         fam = case["family"]
@@ -358,14 +379,11 @@ def validate_worst_case(section: dict, learners: dict) -> None:
         n, k = _int(f"{where}.n", case["n"], 2), _int(f"{where}.k", case["k"])
         for T in _ints(f"{where}.T", case["T"]):
             _check_dp(f"{where}.T", paper_algorithm(), n, T, fam, k, cap)
-        for f in case["eta_factor"]:
-            if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
-                _wc_fail(f"{where}.eta_factor", f, "must be positive numbers")
-    fam = section["family"]
-    if fam not in DP_FAMILIES:
-        _wc_fail("family", fam, f"must be one of {', '.join(DP_FAMILIES)}")
-    k = _int("k", section["k"])
-    labels = section["learners"]
+        _check_eta_factors(f"{where}.eta_factor", case["eta_factor"])
+
+
+def _worst_case_learners(labels, learners: dict, fam: str, k: int) -> dict:
+    """``worst_case.learners``: known labels whose law is a function of S; label -> spec."""
     if not isinstance(labels, list):
         _wc_fail("learners", labels, "must be a list of learner labels")
     specs = {}
@@ -377,10 +395,16 @@ def validate_worst_case(section: dict, learners: dict) -> None:
             dp_learner(learners[lab], max(2 * k, 3), 2, fam, k)
         except ValueError as e:
             _wc_fail("learners", lab, str(e))
-    comp = _mapping("comparison", section["comparison"], ("exact", "search", "adversaries", "max_n"))
-    if (comp["exact"] or comp["search"]) and not labels:
-        _wc_fail("learners", labels, "the comparison needs at least one learner")
-    max_n = _mapping("comparison.max_n", comp["max_n"], tuple(labels) + _names(specs))
+    return specs
+
+
+def _check_comparison(comparison, specs: dict, fam: str, k: int, cap: float) -> None:
+    """``worst_case.comparison``: its points, each learner's max_n and DP sizes, and adversaries
+    that are registered and produce the family."""
+    comp = _mapping("comparison", comparison, ("exact", "search", "adversaries", "max_n"))
+    if (comp["exact"] or comp["search"]) and not specs:
+        _wc_fail("learners", list(specs), "the comparison needs at least one learner")
+    max_n = _mapping("comparison.max_n", comp["max_n"], tuple(specs) + _names(specs))
     for key, v in max_n.items():
         _int(f"comparison.max_n.{key}", v, 2)
     for i, p in enumerate(_points("comparison.exact", comp["exact"], T_list=False)):
@@ -398,19 +422,18 @@ def validate_worst_case(section: dict, learners: dict) -> None:
             )
         if fam not in ADVERSARIES[a].families:
             _wc_fail("comparison.adversaries", a, f"does not produce {fam!r} feedback")
-    tight = _mapping("tightness", section["tightness"], ("eta_factor", "exact", "search", "width"))
+
+
+def _check_tightness(tightness, fam: str, k: int, cap: float) -> None:
+    """``worst_case.tightness``: η factors, width, points and the DP size of its exact points."""
+    tight = _mapping("tightness", tightness, ("eta_factor", "exact", "search", "width"))
     if "width" in tight:
         _int("tightness.width", tight["width"], 0)
-    for f in tight["eta_factor"]:
-        if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < math.inf:
-            _wc_fail("tightness.eta_factor", f, "must be positive numbers")
+    _check_eta_factors("tightness.eta_factor", tight["eta_factor"])
     for i, p in enumerate(_points("tightness.exact", tight["exact"], T_list=True)):
         for T in p["T"]:
             _check_dp(f"tightness.exact[{i}].T", paper_algorithm(), p["n"], T, fam, k, cap)
     _points("tightness.search", tight["search"], T_list=True)
-    srch = _mapping("search", section["search"], ("width", "max_evals"))
-    for key in ("width", "max_evals"):
-        _int(f"search.{key}", srch[key])
 
 
 def _names(specs: dict) -> tuple[str, ...]:

@@ -566,6 +566,17 @@ def _binom_sf_ge(x: np.ndarray, T: int, p: float) -> np.ndarray:
     return stats.binom.sf(np.asarray(x, dtype=np.float64) - 1.0, T, p)
 
 
+def _route_clt(S: float, mu: float, sigma: float, j: float) -> tuple[float, float, float]:
+    """The CLT approximations of alpha, beta and gamma (theory §4.4): ``S (mu - j sigma)``,
+    ``S sigma int_{-j}^{j} Phi(-z)^2 dz`` and ``S sigma (phi(j) - j Phi(-j))``."""
+    scale = S * sigma
+    phij = math.exp(-0.5 * j * j) / math.sqrt(2.0 * math.pi)
+    alpha_clt = S * (mu - j * sigma)
+    beta_clt = scale * (j - _int_phi_phibar(j))  # int_{-j}^{j} Phi(-z)^2 = j - int Phi Phi(-)
+    gamma_clt = scale * (phij - j * float(special.ndtr(-j)))
+    return alpha_clt, beta_clt, gamma_clt
+
+
 def alpha_beta_gamma(n: int, T: int, j: float, k: int = 1) -> RouteBounds:
     """The paper's decomposition ``E L_T(pi*) = alpha + beta + gamma`` and its bounds (theory §4.4).
 
@@ -612,11 +623,7 @@ def alpha_beta_gamma(n: int, T: int, j: float, k: int = 1) -> RouteBounds:
     total = alpha + beta + gamma
     alg_loss = S * mu
     scale = S * sigma
-    integral = _int_phi_phibar(j)
-    phij = math.exp(-0.5 * j * j) / math.sqrt(2.0 * math.pi)
-    alpha_clt = S * (mu - j * sigma)
-    beta_clt = scale * (j - integral)  # int_{-j}^{j} Phi(-z)^2 = j - int Phi Phi(-)
-    gamma_clt = scale * (phij - j * float(special.ndtr(-j)))
+    alpha_clt, beta_clt, gamma_clt = _route_clt(S, mu, sigma, j)
     return RouteBounds(
         n=n,
         T=T,

@@ -466,6 +466,23 @@ def dp_layers(n: int, T: int, family: str = "single", k: int = 1, labelled: bool
     return DPLayers(n, T, family, k, labelled, acts, disp, layers, succ if keep else None)
 
 
+def _argmax_sequence(L: DPLayers, best: list[np.ndarray], succ: list[np.ndarray]) -> np.ndarray:
+    """The worst sequence (T, n) from the start state along the kept (action, successor) path;
+    canonical label j is the item at position j of the stable sort of S (theory §3.4)."""
+    n, T = L.n, L.T
+    S = np.zeros(n, dtype=np.int64)
+    seq_rows = []
+    r = 0
+    for t in range(T):
+        perm = np.arange(n) if L.labelled else np.argsort(S, kind="stable")
+        s = np.empty(n, dtype=np.int64)
+        s[perm] = L.disp[best[t][r]]
+        seq_rows.append(s)
+        S += s
+        r = int(succ[t][r])
+    return np.array(seq_rows, dtype=np.int64).reshape(T, n)
+
+
 def _solve(lrn: Learner, game: Game, L: DPLayers, return_argmax: bool, t0: float) -> WorstCaseResult:
     """Backward induction of theory §3.4's DP over the layers ``L`` for learner ``lrn``; the
     argmax path is kept as (action, successor index) per state."""
@@ -503,21 +520,7 @@ def _solve(lrn: Learner, game: Game, L: DPLayers, return_argmax: bool, t0: float
             keys_next = enc.successor_keys(X, zero)[:, 0]
     value = float(V[0])
 
-    argmax_seq = None
-    if return_argmax:
-        S = np.zeros(n, dtype=np.int64)
-        seq_rows = []
-        r = 0
-        for t in range(T):
-            # canonical label j is the item at position j of the stable sort of S (theory §3.4)
-            perm = np.arange(n) if L.labelled else np.argsort(S, kind="stable")
-            s = np.empty(n, dtype=np.int64)
-            s[perm] = L.disp[best[t][r]]
-            seq_rows.append(s)
-            S += s
-            r = int(succ[t][r])
-        argmax_seq = np.array(seq_rows, dtype=np.int64).reshape(T, n)
-
+    argmax_seq = _argmax_sequence(L, best, succ) if return_argmax else None
     sizes = [len(x) for x in layers]
     return make_result(
         lrn,

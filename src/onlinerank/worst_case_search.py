@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import cast
 
 import numpy as np
@@ -119,6 +120,29 @@ def _starts(P: int, T: int) -> list[np.ndarray]:
     return [_split(T, np.ones(P)), first, _split(T, np.arange(1, P + 1))]
 
 
+def _climb(score: Callable[[np.ndarray], np.ndarray], L: np.ndarray, T: int, max_evals: int):
+    """Local search from phase lengths ``L``: move to the best neighbour (:func:`_moves` at the
+    current step) while it improves, halving the step when none does, until the step is 1 and
+    nothing improves or ``max_evals`` sequences are played; returns (value, phases, played)."""
+    v = float(score(L[None])[0])
+    used = 1
+    step = max(1, T // 8)
+    while used < max_evals:
+        cands = _moves(L, step)
+        if cands.size == 0:
+            break
+        vals = score(cands)
+        used += len(cands)
+        j = int(np.argmax(vals))
+        if vals[j] > v + 1e-12:
+            v, L = float(vals[j]), cands[j]
+        elif step == 1:
+            break
+        else:
+            step = max(1, step // 2)
+    return v, L, used
+
+
 def staircase_search(
     n: int,
     T: int,
@@ -155,22 +179,7 @@ def staircase_search(
 
     best_v, best_L, evals = -math.inf, None, 0
     for L in _starts(P, T):
-        v = float(score(L[None])[0])
-        used = 1
-        step = max(1, T // 8)
-        while used < max_evals:
-            cands = _moves(L, step)
-            if cands.size == 0:
-                break
-            vals = score(cands)
-            used += len(cands)
-            j = int(np.argmax(vals))
-            if vals[j] > v + 1e-12:
-                v, L = float(vals[j]), cands[j]
-            elif step == 1:
-                break
-            else:
-                step = max(1, step // 2)
+        v, L, used = _climb(score, L, T, max_evals)
         evals += used
         if v > best_v:
             best_v, best_L = v, L
@@ -195,6 +204,44 @@ def _potential(Y: np.ndarray, tau: float) -> np.ndarray:
     iu, iv = np.triu_indices(n, 1)
     d = np.abs(Y[:, iu].astype(np.float64) - Y[:, iv])
     return (0.5 * d + tau * np.log1p(np.exp(-d / tau))).sum(axis=1)
+
+
+def _best_per_state(Yall: np.ndarray, cand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Of the successor states ``Yall`` (canonical forms, one row per (state, action) pair) with
+    their gains ``cand``, each distinct state once with its best gain: (indices into the pairs,
+    states, gains)."""
+    n = Yall.shape[1]
+    rows = np.ascontiguousarray(Yall).view(np.dtype((np.void, Yall.itemsize * n))).ravel()
+    _, group = np.unique(rows, return_inverse=True)
+    order = np.lexsort((-cand, group.ravel()))  # by canonical state, best G first
+    gs = group.ravel()[order]
+    first = np.ones(gs.size, dtype=bool)
+    first[1:] = gs[1:] != gs[:-1]
+    sel = order[first]
+    return sel, Yall[sel], cand[sel]
+
+
+def _best_path(parents: list[np.ndarray], actions: list[np.ndarray], idx: int) -> list[int]:
+    """The actions leading to the final state ``idx``, first round first."""
+    path = []
+    for t in range(len(actions) - 1, -1, -1):
+        path.append(int(actions[t][idx]))
+        idx = int(parents[t][idx])
+    path.reverse()
+    return path
+
+
+def _sequence_of(path: list[int], disp: np.ndarray, n: int, labelled: bool) -> np.ndarray:
+    """The feedback sequence (T, n) of a path of reduced actions: each action's scores placed on
+    the items in the order of the cumulative scores so far (on the items themselves for a
+    labelled law)."""
+    S = np.zeros(n, dtype=np.int64)
+    seq = np.empty((len(path), n), dtype=np.int64)
+    for t, a in enumerate(path):
+        perm = np.arange(n) if labelled else np.argsort(S, kind="stable")
+        seq[t, perm] = disp[a]
+        S += seq[t]
+    return seq
 
 
 def beam_search(
@@ -233,15 +280,9 @@ def beam_search(
     visited = 1
     for _t in range(T):
         cand = (G[:, None] + step_rewards(lrn, X, acts, family)).ravel()
-        Yall = enc.successor_states(X, acts, np.arange(cand.size, dtype=np.int64))
-        rows = np.ascontiguousarray(Yall).view(np.dtype((np.void, Yall.itemsize * n))).ravel()
-        _, group = np.unique(rows, return_inverse=True)
-        order = np.lexsort((-cand, group.ravel()))  # by canonical state, best G first
-        gs = group.ravel()[order]
-        first = np.ones(gs.size, dtype=bool)
-        first[1:] = gs[1:] != gs[:-1]
-        sel = order[first]
-        Y, Gy = Yall[sel], cand[sel]
+        sel, Y, Gy = _best_per_state(
+            enc.successor_states(X, acts, np.arange(cand.size, dtype=np.int64)), cand
+        )
         if sel.size > width:
             keep = np.zeros(sel.size, dtype=bool)
             scores = [Gy + 0.5 * pair_abs_sum(Y.astype(np.float64))]
@@ -254,18 +295,7 @@ def beam_search(
         X, G = Y, Gy
         visited += sel.size
     final = G + 0.5 * pair_abs_sum(X.astype(np.float64))
-    idx = int(np.argmax(final))
-    path = []
-    for t in range(T - 1, -1, -1):
-        path.append(int(actions[t][idx]))
-        idx = int(parents[t][idx])
-    path.reverse()
-    S = np.zeros(n, dtype=np.int64)
-    seq = np.empty((T, n), dtype=np.int64)
-    for t, a in enumerate(path):
-        perm = np.arange(n) if labelled else np.argsort(S, kind="stable")
-        seq[t, perm] = disp[a]
-        S += seq[t]
+    seq = _sequence_of(_best_path(parents, actions, int(np.argmax(final))), disp, n, labelled)
     value = float(play_regret(lrn, game, seq[None])[0])
     res = make_result(lrn, game, value, n_states=visited, max_layer_states=width, argmax_seq=seq)
     res.method = "beam"

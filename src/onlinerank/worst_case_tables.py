@@ -233,6 +233,43 @@ def tightness_pieces(wc: WorstCase) -> list[str]:
     ]
 
 
+def _tightness_point(wc: WorstCase, kind: str, n: int, T: int, factors: list[float]) -> list[dict]:
+    """:func:`tightness_rows`' rows of one (n, T): the worst case at every η factor, exact (one
+    forward pass of the DP for every rate) or searched, against Theorem 3.1's two forms."""
+    fam, k = wc.family, wc.k
+    width, evals = wc.tightness_width, wc.search.max_evals
+    etas = [f * theorem31_eta(n, T, fam, k) for f in factors]
+    if kind == "exact":
+        found = exact_worst_regrets(n, T, etas, family=fam, k=k, max_states=wc.max_states)
+    elif width > 0:
+        found = [
+            search_worst_regret(n, T, family=fam, k=k, eta=e, width=width, max_evals=evals) for e in etas
+        ]
+    else:
+        found = [staircase_search(n, T, family=fam, k=k, eta=e, max_evals=evals) for e in etas]
+    return [
+        {
+            "family": fam,
+            "n": n,
+            "k": k,
+            "T": T,
+            "eta_factor": f,
+            "eta": r.eta,
+            "M": r.M,
+            "kind": kind,
+            "method": r.method,
+            "value": r.value,
+            "bound_thm31": r.bound_thm31,
+            "bound_sharp": r.bound_sharp,
+            "ratio_thm31": r.ratio_thm31,
+            "ratio_sharp": r.ratio_sharp,
+            "states": r.n_states,
+            "sequence": encode_sequence(cast(np.ndarray, r.argmax_seq), fam),
+        }
+        for f, r in zip(factors, found, strict=True)
+    ]
+
+
 def tightness_rows(wc: WorstCase, part: str = "all", piece: str | None = None) -> list[dict]:
     """OnlineRank's worst case over the ``tightness`` grid of (n, T, eta / eta_p): exact (DP)
     where listed under ``exact``, else the best of the staircase and the beam search (a lower
@@ -249,9 +286,7 @@ def tightness_rows(wc: WorstCase, part: str = "all", piece: str | None = None) -
 
     if part not in ("all", "exact", "search"):
         raise ValueError(f"part must be 'all', 'exact' or 'search', got {part!r}")
-    fam, k, cap = wc.family, wc.k, wc.max_states
     tight = wc.tightness
-    width, evals = wc.tightness_width, wc.search.max_evals
     factors = [float(f) for f in tight.eta_factor]
     if piece is not None and piece not in tightness_pieces(wc):
         raise ValueError(f"piece must be one of {tightness_pieces(wc)}, got {piece!r}")
@@ -264,40 +299,7 @@ def tightness_rows(wc: WorstCase, part: str = "all", piece: str | None = None) -
             if piece is not None and piece != f"{kind}{i}-n{n}":
                 continue
             for T in p.T:
-                eta_p = theorem31_eta(n, int(T), fam, k)
-                etas = [f * eta_p for f in factors]
-                if kind == "exact":  # one forward pass of the DP for every rate
-                    found = exact_worst_regrets(n, int(T), etas, family=fam, k=k, max_states=cap)
-                elif width > 0:
-                    found = [
-                        search_worst_regret(n, int(T), family=fam, k=k, eta=e, width=width, max_evals=evals)
-                        for e in etas
-                    ]
-                else:
-                    found = [
-                        staircase_search(n, int(T), family=fam, k=k, eta=e, max_evals=evals) for e in etas
-                    ]
-                for f, r in zip(factors, found, strict=True):
-                    rows.append(
-                        {
-                            "family": fam,
-                            "n": n,
-                            "k": k,
-                            "T": int(T),
-                            "eta_factor": f,
-                            "eta": r.eta,
-                            "M": r.M,
-                            "kind": kind,
-                            "method": r.method,
-                            "value": r.value,
-                            "bound_thm31": r.bound_thm31,
-                            "bound_sharp": r.bound_sharp,
-                            "ratio_thm31": r.ratio_thm31,
-                            "ratio_sharp": r.ratio_sharp,
-                            "states": r.n_states,
-                            "sequence": encode_sequence(cast(np.ndarray, r.argmax_seq), fam),
-                        }
-                    )
+                rows += _tightness_point(wc, kind, n, int(T), factors)
     return rows
 
 

@@ -662,22 +662,10 @@ def _readme_record(doc: Mapping) -> list[str]:
     ]
 
 
-def readme_summary(doc: Mapping) -> str:
-    """The README's summary of the verdicts (between :data:`README_BEGIN` and :data:`README_END`):
-    one line per claim, no run-dependent numbers, so it changes only when a verdict does."""
-    n, f = summary_counts(doc), summary_counts(doc, "beyond")
-    kinds = bool(kind_counts(doc))  # a document made before claims carried their kind: no column
-    seeded = bool((doc["meta"].get("seeds") or {}).get("further"))
+def _readme_paper_table(doc: Mapping, kinds: bool, seeded: bool) -> list[str]:
+    """The README's table of the paper's claims: one row per claim, its verdict last."""
     col, sep = (" held at s of S seeds |", "---|") if seeded else ("", "")
     lines = [
-        README_BEGIN,
-        "",
-        f"**Claims of the paper: {n['PASS']} PASS{kinds_text(doc)}, {n['FAIL']} FAIL, "
-        f"{n['INCONCLUSIVE']} INCONCLUSIVE**"
-        + (f", {n['NOT RUN']} not run" if n["NOT RUN"] else "")
-        + f" (config digest `{doc['meta'].get('config_digest', '?')}`).",
-        "",
-        *_readme_record(doc),
         "| id | where in the paper | claim | " + ("kind | " if kinds else "") + "informative / all cells | "
         f"headroom |{col} verdict |",
         "|---|---|---|---|---|" + ("---|" if kinds else "") + f"{sep}---|",
@@ -692,25 +680,35 @@ def readme_summary(doc: Mapping) -> str:
                 + (f" {seeds_text(c)} |" if seeded else "")
                 + f" **{c['verdict']}**{note} |"
             )
-    if kinds:
-        identities = [
-            f"`{c['id']}`"
-            for c in doc["claims"]
-            if c["section"] == "paper"
-            and c.get("kind") == "algebra"
-            and c.get("basis", "").startswith("an identity")
-        ]
-        lines += [
-            "",
-            "Kind of evidence: *data*, decided on simulated or exactly computed cells; *algebra*, by closed "
-            "forms alone (the Section 4 and 5 comparisons, on this project's reconstruction of the baseline "
-            "bounds"
-            + (f"; {', '.join(identities)} an identity of them" if identities else "")
-            + "); *construction*, true of the simulator by design (the test checks the simulator, not the "
-            "paper). Informative cells: the distinct cells that are not controls (repeats counted once). "
-            "Each claim's basis is in `figures/claims.md`.",
-        ]
-    lines += [
+    return lines
+
+
+def _readme_kinds_legend(doc: Mapping) -> list[str]:
+    """What the README's kinds of evidence mean, naming the claims that are identities."""
+    identities = [
+        f"`{c['id']}`"
+        for c in doc["claims"]
+        if c["section"] == "paper"
+        and c.get("kind") == "algebra"
+        and c.get("basis", "").startswith("an identity")
+    ]
+    return [
+        "",
+        "Kind of evidence: *data*, decided on simulated or exactly computed cells; *algebra*, by closed "
+        "forms alone (the Section 4 and 5 comparisons, on this project's reconstruction of the baseline "
+        "bounds"
+        + (f"; {', '.join(identities)} an identity of them" if identities else "")
+        + "); *construction*, true of the simulator by design (the test checks the simulator, not the "
+        "paper). Informative cells: the distinct cells that are not controls (repeats counted once). "
+        "Each claim's basis is in `figures/claims.md`.",
+    ]
+
+
+def _readme_findings(doc: Mapping, kinds: bool, seeded: bool) -> list[str]:
+    """The README's findings beyond the paper: their counts and one row per finding."""
+    f = summary_counts(doc, "beyond")
+    col, sep = (" held at s of S seeds |", "---|") if seeded else ("", "")
+    lines = [
         "",
         f"**Findings beyond the paper** (this project's extensions and observations, each with its own "
         f"test; not verdicts on the paper): {f['PASS']} hold, {f['FAIL']} do not hold, "
@@ -728,6 +726,29 @@ def readme_summary(doc: Mapping) -> str:
                 + (f" {seeds_text(c)} |" if seeded else "")
                 + f" {word} |"
             )
+    return lines
+
+
+def readme_summary(doc: Mapping) -> str:
+    """The README's summary of the verdicts (between :data:`README_BEGIN` and :data:`README_END`):
+    one line per claim, no run-dependent numbers, so it changes only when a verdict does."""
+    n = summary_counts(doc)
+    kinds = bool(kind_counts(doc))  # a document made before claims carried their kind: no column
+    seeded = bool((doc["meta"].get("seeds") or {}).get("further"))
+    lines = [
+        README_BEGIN,
+        "",
+        f"**Claims of the paper: {n['PASS']} PASS{kinds_text(doc)}, {n['FAIL']} FAIL, "
+        f"{n['INCONCLUSIVE']} INCONCLUSIVE**"
+        + (f", {n['NOT RUN']} not run" if n["NOT RUN"] else "")
+        + f" (config digest `{doc['meta'].get('config_digest', '?')}`).",
+        "",
+        *_readme_record(doc),
+        *_readme_paper_table(doc, kinds, seeded),
+    ]
+    if kinds:
+        lines += _readme_kinds_legend(doc)
+    lines += _readme_findings(doc, kinds, seeded)
     nt = [c for c in doc["claims"] if c["section"] == "not-tested"]
     lines += [
         "",
