@@ -384,6 +384,48 @@ def plan(config_path: str | os.PathLike) -> dict[str, Any]:
     return {"jobs": jobs, "stages": stages}
 
 
+def _simulate_estimate(
+    config_path: str | os.PathLike,
+    settings: Settings,
+    stages: list[str] | None,
+    start: dict[str, float],
+    per_job: float,
+) -> tuple[dict[str, float], list[float]]:
+    """The simulate jobs' work (seconds each, start-up aside) and each stage's job-seconds; sets
+    ``start["simulate"]``, the fixed cost of a simulate job, from its cheapest job run whole."""
+    groups: dict[str, list[float]] = {}
+    for stage in STAGES:
+        if stage in settings.stages and (not stages or stage in stages):
+            groups.update(simulate_jobs(settings, stage))
+    if groups:
+        cheapest = min(groups, key=lambda g: groups[g][0])
+        start["simulate"] = per_job + simulate_startup(config_path, cheapest, groups[cheapest][0])
+    by_stage: dict[str, float] = {}
+    sims: list[float] = []
+    for stage in STAGES:
+        jobs = [w for g, ws in groups.items() if g.split("/", 1)[0] == stage for w in ws]
+        if jobs:
+            by_stage[stage] = sum(jobs) + len(jobs) * start["simulate"]
+            sims += jobs
+    return by_stage, sims
+
+
+def _figure_rules(
+    planned: Mapping[str, int], drawn: Mapping[str, float], settings: Settings, per_job: float
+) -> dict[str, dict[str, float]]:
+    """The figure batches' job-seconds: the figures drawn here (each in a fresh interpreter), the
+    others as their mean, one start-up per batch job instead of one per figure."""
+    batches = {rule: count for rule, count in planned.items() if rule.startswith("figures_")}
+    if not (drawn and batches):
+        return {}
+    made = len(tier_figures(settings))
+    mean = sum(drawn.values()) / len(drawn)
+    drawing = sum(drawn.values()) + (made - len(drawn)) * mean
+    jobs = sum(batches.values())
+    seconds = drawing - (made - jobs) * startup_seconds("figure") + jobs * per_job
+    return {rule: {"jobs": count, "seconds": seconds * count / jobs} for rule, count in batches.items()}
+
+
 def estimate(config_path: str | os.PathLike, stages: list[str] | None = None) -> dict[str, Any]:
     """Job-seconds of a whole run of the tier, by rule (module docstring): ``{"rules": {rule:
     {"jobs", "seconds"}}, "stages": {stage: seconds of its simulate jobs}, "longest": seconds,
@@ -394,21 +436,8 @@ def estimate(config_path: str | os.PathLike, stages: list[str] | None = None) ->
     start = {rule: per_job + startup_seconds(rule) for rule in planned if not stages and rule != "simulate"}
     start["all"] = 0.0  # rule all runs nothing
     rules: dict[str, dict[str, float]] = {}
-    by_stage: dict[str, float] = {}
     longest = 0.0
-    sims: list[float] = []
-    groups: dict[str, list[float]] = {}
-    for stage in STAGES:
-        if stage in settings.stages and (not stages or stage in stages):
-            groups.update(simulate_jobs(settings, stage))
-    if groups:  # the fixed cost of a simulate job, from its cheapest job run whole
-        cheapest = min(groups, key=lambda g: groups[g][0])
-        start["simulate"] = per_job + simulate_startup(config_path, cheapest, groups[cheapest][0])
-    for stage in STAGES:
-        jobs = [w for g, ws in groups.items() if g.split("/", 1)[0] == stage for w in ws]
-        if jobs:
-            by_stage[stage] = sum(jobs) + len(jobs) * start["simulate"]
-            sims += jobs
+    by_stage, sims = _simulate_estimate(config_path, settings, stages, start, per_job)
     if sims:
         rules["simulate"] = {"jobs": len(sims), "seconds": sum(sims) + len(sims) * start["simulate"]}
         longest = max(sims) + start["simulate"]
@@ -430,18 +459,7 @@ def estimate(config_path: str | os.PathLike, stages: list[str] | None = None) ->
             longest = max(longest, *tables.values())
             claims = claims_seconds(settings, Path(tmp))
             drawn = figure_jobs(config_path, settings, Path(tmp))
-        batches = {rule: count for rule, count in planned.items() if rule.startswith("figures_")}
-        if drawn and batches:  # the figures not drawn here as the mean of those drawn
-            made = len(tier_figures(settings))
-            mean = sum(drawn.values()) / len(drawn)
-            # each probe drew one figure in a fresh interpreter; a batch job starts once for all
-            # of its figures
-            drawing = sum(drawn.values()) + (made - len(drawn)) * mean
-            startup = startup_seconds("figure")
-            jobs = sum(batches.values())
-            seconds = drawing - (made - jobs) * startup + jobs * per_job
-            for rule, count in batches.items():
-                rules[rule] = {"jobs": count, "seconds": seconds * count / jobs}
+        rules.update(_figure_rules(planned, drawn, settings, per_job))
         aggregate = sum(closed_form_seconds(settings, s) for s in settings.stages)
         work: dict[str, float] = {
             "aggregate": aggregate,

@@ -122,7 +122,74 @@ def _sampler_calls(
     }
 
 
+def _round_calls(lw, items_stream: np.ndarray, seeds) -> dict:
+    """One round's work for the timings: the exact 1-choice expected loss and update (``loss``),
+    and with a Plackett-Luce sample between them (``round``); each call takes the next items."""
+    it = iter(range(10**9))
+
+    def loss_round():
+        items = items_stream[next(it) % items_stream.shape[0]]
+        lw.expected_loss_items(items)
+        lw.add_items(items)
+
+    def sim_round():
+        items = items_stream[next(it) % items_stream.shape[0]]
+        lw.expected_loss_items(items)
+        lw.sample("plackett-luce", seeds())
+        lw.add_items(items)
+
+    return {"loss": loss_round, "round": sim_round}
+
+
+#: the sampler rows of :func:`bench_sizes`: key, what, target ratio to the floor at n = 10000
+SAMPLER_ROWS = [
+    ("pl", "Plackett-Luce, LogWeights.sample", 1.0),
+    ("qs", "QuickSort, LogWeights.sample", 3.0),
+    ("pl_rows", "plackett_luce_rows(a, seeds)", None),
+    ("qs_rows", "quicksort_rows(a, seeds)", None),
+    ("pl_pub", "plackett_luce(logw, rng, size=R)", 0.75),
+    ("qs_pub", "quicksort(logw, rng, size=R)", 2.5),
+    ("round", "round: E[loss] + sample PL + add_items", None),
+]
+
+
+def _size_rows(n: int, med: dict, mn: dict) -> list[tuple]:
+    """The report rows of one n: the floor, each sampler and round against it, the loss rate;
+    targets apply at n = 10000."""
+    big = n == 10000
+    rows: list[tuple] = [(n, "floor: R x np.argsort(n float64)", med["floor"], 1.0, 1.0, None, None)]
+    for key, what, target in SAMPLER_ROWS:
+        tgt = target if big else None
+        ok = None if tgt is None else med[f"ratio:{key}"] <= tgt
+        rows.append(
+            (
+                n,
+                what,
+                med[key],
+                med[f"ratio:{key}"],
+                mn[key] / mn["floor"],
+                f"<= {target:g}x" if tgt else "-",
+                ok,
+            )
+        )
+    rate = R * n / med["loss"]
+    rows.append(
+        (
+            n,
+            "exact 1-choice E[loss] + add_items",
+            med["loss"],
+            med["ratio:loss"],
+            mn["loss"] / mn["floor"],
+            (">= 1e9 item-rounds/s" if big else "-") + f"  [{rate:.2e}/s]",
+            None if not big else rate >= 1e9,
+        )
+    )
+    return rows
+
+
 def bench_sizes(sizes: list[int], repeats: int, rng: np.random.Generator) -> list[tuple]:
+    """The samplers and a round of OnlineRank at each n, timed interleaved with the floor (one
+    np.argsort of R rows of n float64 keys); one report row each."""
     rows: list[tuple] = []
     for n in sizes:
         lw = _state(n, rng)
@@ -131,60 +198,11 @@ def bench_sizes(sizes: list[int], repeats: int, rng: np.random.Generator) -> lis
         a = lw.a
         a0 = a[0].copy()  # one vector for R orders: the public samplers
         items_stream = rng.integers(0, n, size=(repeats + 2, R, 1))
-        it = iter(range(10**9))
-
-        def loss_round(lw=lw, items_stream=items_stream, it=it):
-            items = items_stream[next(it) % items_stream.shape[0]]
-            lw.expected_loss_items(items)
-            lw.add_items(items)
-
-        def sim_round(lw=lw, items_stream=items_stream, it=it, seeds=seeds):
-            items = items_stream[next(it) % items_stream.shape[0]]
-            lw.expected_loss_items(items)
-            lw.sample("plackett-luce", seeds())
-            lw.add_items(items)
-
-        fns = {**_sampler_calls(lw, seeds, X, a, a0), "loss": loss_round, "round": sim_round}
+        fns = {**_sampler_calls(lw, seeds, X, a, a0), **_round_calls(lw, items_stream, seeds)}
         ts = _interleaved(fns, repeats)
         med = {k: float(np.median(v)) for k, v in ts.items()}
         mn = {k: float(np.min(v)) for k, v in ts.items()}
-        big = n == 10000
-        rows.append((n, "floor: R x np.argsort(n float64)", med["floor"], 1.0, 1.0, None, None))
-        for key, what, target in [
-            ("pl", "Plackett-Luce, LogWeights.sample", 1.0),
-            ("qs", "QuickSort, LogWeights.sample", 3.0),
-            ("pl_rows", "plackett_luce_rows(a, seeds)", None),
-            ("qs_rows", "quicksort_rows(a, seeds)", None),
-            ("pl_pub", "plackett_luce(logw, rng, size=R)", 0.75),
-            ("qs_pub", "quicksort(logw, rng, size=R)", 2.5),
-            ("round", "round: E[loss] + sample PL + add_items", None),
-        ]:
-            ratio = med[f"ratio:{key}"]
-            rmin = mn[key] / mn["floor"]
-            tgt = target if big else None
-            rows.append(
-                (
-                    n,
-                    what,
-                    med[key],
-                    ratio,
-                    rmin,
-                    f"<= {target:g}x" if tgt else "-",
-                    None if tgt is None else ratio <= tgt,
-                )
-            )
-        rate = R * n / med["loss"]
-        rows.append(
-            (
-                n,
-                "exact 1-choice E[loss] + add_items",
-                med["loss"],
-                med["ratio:loss"],
-                mn["loss"] / mn["floor"],
-                (">= 1e9 item-rounds/s" if big else "-") + f"  [{rate:.2e}/s]",
-                None if not big else rate >= 1e9,
-            )
-        )
+        rows += _size_rows(n, med, mn)
     return rows
 
 
@@ -486,15 +504,11 @@ def memory_check(n: int = 10000) -> None:
     )
 
 
-def pipeline_cost() -> None:
-    """One small cell through `python -m snakemake` (one-cell config, scratch working directory):
-    end-to-end wall time against the simulation time the job itself records."""
+def _one_cell_config(root: str) -> dict:
+    """The smoke tier's config with its upper stage cut to one small simulate job (n = 100,
+    T = 1000, 8 replicates of OnlineRank PL vs the uniform adversary), results in results-bench."""
     import yaml
 
-    from onlinerank.cells import groups_of
-    from onlinerank.io import load_results
-
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with open(os.path.join(root, "config", "smoke.yaml")) as f:
         cfg = yaml.safe_load(f)
     cfg["results_dir"] = "results-bench"
@@ -510,31 +524,33 @@ def pipeline_cost() -> None:
                 "n": [100],
                 "T": [1000],
                 "replicates": 8,
+                "closed_form": False,  # simulated: the job this measures
             }
         ],
     }
-    ((group, cells),) = groups_of(cfg, "upper").items()
+    return cfg
+
+
+def pipeline_cost() -> None:
+    """One small cell through `python -m snakemake` (one-cell config, scratch working directory):
+    end-to-end wall time against the simulation time the job itself records."""
+    import yaml
+
+    from onlinerank.cells import groups_of
+    from onlinerank.config import load_settings
+    from onlinerank.io import load_results
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    cfg = _one_cell_config(root)
+    ((group, cells),) = groups_of(load_settings(cfg), "upper").items()
     target = f"results-bench/sim/{group}/b0.npz"
     with tempfile.TemporaryDirectory() as tmp:
         conf = os.path.join(tmp, "one-cell.yaml")
         with open(conf, "w") as f:
             yaml.safe_dump(cfg, f)
-        cmd = [
-            sys.executable,
-            "-m",
-            "snakemake",
-            target,
-            "--snakefile",
-            os.path.join(root, "Snakefile"),
-            "--directory",
-            tmp,
-            "--configfile",
-            conf,
-            "--cores",
-            "1",
-            "--quiet",
-            "all",
-        ]
+        snakefile = os.path.join(root, "Snakefile")
+        cmd = [sys.executable, "-m", "snakemake", target, "--snakefile", snakefile, "--directory", tmp]
+        cmd += ["--configfile", conf, "--cores", "1", "--quiet", "all"]
         t0 = time.perf_counter()
         subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=120, cwd=tmp)
         wall = time.perf_counter() - t0
@@ -640,6 +656,7 @@ def tiny() -> int:
         print(f"{n:>6}  {what:<46} {_fmt_t(t):>13} {ratio:>6.2f}x")
     startup()
     bench_worst_case(tiny=True)
+    pipeline_cost()
     return 0
 
 

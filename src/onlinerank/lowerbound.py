@@ -566,6 +566,21 @@ def _binom_sf_ge(x: np.ndarray, T: int, p: float) -> np.ndarray:
     return stats.binom.sf(np.asarray(x, dtype=np.float64) - 1.0, T, p)
 
 
+def _route_exact(S: float, T: int, p: float, lo: float, hi: float) -> tuple[float, float, float]:
+    """The bounds on alpha, beta and gamma (theory §4.4), exact from Bin(T, p), for the window
+    (lo, hi] = (mu - j sigma, mu + j sigma]: alpha covers x = 1..floor(lo), beta the window,
+    gamma x > floor(hi)."""
+    x_alpha_end = min(T, max(0, math.floor(lo)))
+    x_beta_end = min(T, max(0, math.floor(hi)))
+    alpha = S * x_alpha_end
+    xb = np.arange(x_alpha_end + 1, x_beta_end + 1)
+    beta = S * float(np.sum(_binom_sf_ge(xb, T, p) ** 2))
+    _, g_end = _binom_window(T, p, 1.0 - p)
+    xg = np.arange(x_beta_end + 1, min(T, g_end + 1) + 1)
+    gamma = S * float(np.sum(_binom_sf_ge(xg, T, p)))
+    return alpha, beta, gamma
+
+
 def _route_clt(S: float, mu: float, sigma: float, j: float) -> tuple[float, float, float]:
     """The CLT approximations of alpha, beta and gamma (theory §4.4): ``S (mu - j sigma)``,
     ``S sigma int_{-j}^{j} Phi(-z)^2 dz`` and ``S sigma (phi(j) - j Phi(-j))``."""
@@ -611,15 +626,7 @@ def alpha_beta_gamma(n: int, T: int, j: float, k: int = 1) -> RouteBounds:
     p = k / n
     mu = T * p
     sigma = math.sqrt(T * p * (1.0 - p))
-    lo, hi = mu - j * sigma, mu + j * sigma
-    x_alpha_end = min(T, max(0, math.floor(lo)))  # alpha covers x = 1..x_alpha_end
-    x_beta_end = min(T, max(0, math.floor(hi)))  # beta covers x_alpha_end+1..x_beta_end
-    alpha = S * x_alpha_end
-    xb = np.arange(x_alpha_end + 1, x_beta_end + 1)
-    beta = S * float(np.sum(_binom_sf_ge(xb, T, p) ** 2))
-    _, g_end = _binom_window(T, p, 1.0 - p)
-    xg = np.arange(x_beta_end + 1, min(T, g_end + 1) + 1)
-    gamma = S * float(np.sum(_binom_sf_ge(xg, T, p)))
+    alpha, beta, gamma = _route_exact(S, T, p, mu - j * sigma, mu + j * sigma)
     total = alpha + beta + gamma
     alg_loss = S * mu
     scale = S * sigma
