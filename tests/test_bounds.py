@@ -1,4 +1,4 @@
-"""Theorem 3.1 bound values (GOLDEN G2) and learning rates."""
+"""Theorem 3.1 bound values (reference values G2) and learning rates."""
 
 import math
 

@@ -41,7 +41,7 @@ def test_simulate_prints_regret_bound_and_ratio(capsys):
 def test_bounds_command(capsys):
     assert main(["bounds", "--n", "10", "--T", "1000"]) == 0
     out = capsys.readouterr().out
-    assert "789.831" in out  # GOLDEN G2: n sqrt(T M ln2) for n=10, T=1000, M=9
+    assert "789.831" in out  # reference values G2: n sqrt(T M ln2) for n=10, T=1000, M=9
     assert "750.339" in out
 
 

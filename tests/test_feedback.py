@@ -1,4 +1,4 @@
-"""Losses, the identity ell - ellell = sum_pairs min(s), M (GOLDEN G1), hindsight optimum."""
+"""Losses, the identity ell - ellell = sum_pairs min(s), M (reference values G1), hindsight optimum."""
 
 import itertools
 import math

@@ -1,4 +1,4 @@
-"""Exact laws of QuickSort and Plackett–Luce against GOLDEN G3/G4 (values derived by hand and by an
+"""Exact laws of QuickSort and Plackett–Luce against reference values G3/G4 (values derived by hand and by an
 independent single-order recursion) and Lemma 6.1."""
 
 from fractions import Fraction as F

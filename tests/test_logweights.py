@@ -6,7 +6,7 @@ Oracles, independent of the package:
   QuickSort laws (Fraction arithmetic from the float weights), n <= 6;
 * 60-digit Decimal evaluation of ``sum expit(a_v - a_c)`` (huge log-weights, wide ranges);
 * Monte Carlo means of the pairwise loss of sampled orders (within 5 standard errors);
-* GOLDEN.md G3;
+* reference values G3;
 * recomputation from scratch of every cache after long runs of updates.
 """
 
@@ -96,7 +96,7 @@ def random_items(rng, R, n, k):
 
 
 # --------------------------------------------------------------------------------------------------
-# GOLDEN G3
+# reference values G3
 # --------------------------------------------------------------------------------------------------
 def _golden_state(R: int = 4) -> LogWeights:
     lw = LogWeights(0.5, R, 4)

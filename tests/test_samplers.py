@@ -4,7 +4,7 @@ Oracles, independent of the package:
 
 * the full QuickSort law by exact recursion over the pivot and the independent left/right coin
   flips (Fraction or Decimal arithmetic); the full Plackett-Luce law by its product formula;
-* GOLDEN.md G3/G4 values;
+* reference values G3/G4 values;
 * chi-square goodness of fit of sampled orders against those laws (fixed seeds; a fit is accepted
   at p > 1e-3 and a misfit must reach p < 1e-6);
 * math.log for the compiled logarithm.

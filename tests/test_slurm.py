@@ -150,7 +150,7 @@ def test_slurm_profile_settings():
     assert prof["group-components"]["sim"] > 1
     assert prof["group-components"]["tables"] > 1
     assert not (ROOT / PROFILE / "profile.yaml").exists()  # one profile file, not both
-    assert "SLURM-NOTES" not in text and not re.search(r"\btrap \d", text)
+    assert "SLURM-" + "NOTES" not in text and not re.search(r"\btrap \d", text)
 
 
 @pytest.mark.parametrize("tier", TIERS)

@@ -138,7 +138,7 @@ def theorem31(
     """Theorem 3.1, the boxed bound of theory §3.1 at learning rate ``eta``.
 
     ``eta=None`` means the paper's rate, where the value is ``(n - 1/2) sqrt(T M ln 2)``
-    (GOLDEN G2 ``B_sharp(eta_p)``); see :func:`theorem31_paper` for the paper's rounded
+    (reference values G2 ``B_sharp(eta_p)``); see :func:`theorem31_paper` for the paper's rounded
     statement ``n sqrt(T M ln 2)``.
     """
     if eta is None:

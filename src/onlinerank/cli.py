@@ -518,7 +518,7 @@ def _game_from_args(args, cmd: argparse.ArgumentParser) -> Game:
 
 
 def _print_bounds(game: Game, eta: float, bound: float) -> None:
-    """``onlinerank bounds``: η_p and Theorem 3.1's bound in its three forms (THEORY §3)."""
+    """``onlinerank bounds``: η_p and Theorem 3.1's bound in its three forms (theory §3)."""
     print(f"n={game.n} T={game.T} family={game.family} k={game.k} M={game.M:g}")
     print(f"eta (paper)               {float(bounds.eta_paper(game.n, game.T, game.M)):.6g}")
     print(f"Theorem 3.1, paper form   {float(bounds.theorem31_paper(game.n, game.T, game.M)):.6g}")

@@ -285,7 +285,7 @@ def _log_abs_walk_mean(N: np.ndarray) -> np.ndarray:
 
 
 def abs_walk_mean(N: ArrayLike) -> float | np.ndarray:
-    """``e_N = E|S_N|`` for the simple +-1 random walk (theory §4.2, GOLDEN G8).
+    """``e_N = E|S_N|`` for the simple +-1 random walk (theory §4.2, reference values G8).
 
     ``e_{2m+1} = e_{2m+2} = (2m+1) C(2m, m) 4^{-m}`` and ``e_0 = 0``.  Evaluated in log space as
     ``ln e_N = ln(2m+1) + ln C(2m,m) - 2m ln 2``, where the binomial part is assembled from
@@ -501,7 +501,7 @@ def _int_phi_phibar(j: float) -> float:
 
 
 def kappa(j: float, method: str = "closed") -> float:
-    """``kappa(j) = int_{-j}^{j} Phi(z)Phi(-z) dz - phi(j) + j Phi(-j)`` (theory §4.4, GOLDEN G8).
+    """``kappa(j) = int_{-j}^{j} Phi(z)Phi(-z) dz - phi(j) + j Phi(-j)`` (theory §4.4, reference values G8).
 
     The paper's route gives ``E[Regret] >= 1/2 n(n-1) sigma (kappa(j) - o(1))``.
     ``method="closed"`` uses the closed form of the integral (see ``_int_phi_phibar``),

@@ -265,7 +265,7 @@ def _unique_styles(labels: list[str], learners: dict) -> dict[str, dict]:
 
 
 def _draw_theorem31_curves(ax, Ts: list, b: list[dict]) -> None:
-    """Theorem 3.1's bound and the sharp bounds at η_p and η* (THEORY §3) on one panel."""
+    """Theorem 3.1's bound and the sharp bounds at η_p and η* (theory §3) on one panel."""
     ax.plot(Ts, [x["bound_paper"] for x in b], "k-", lw=1.2, label=r"Thm 3.1: $n\sqrt{TM\ln 2}$")
     ax.plot(
         Ts,

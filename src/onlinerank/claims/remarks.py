@@ -17,7 +17,7 @@ from ..laws import pair_marginals, plackett_luce_law, quicksort_law, total_varia
 from .registry import Context, claim, exact_cell, make_cell, not_tested
 from .stats import abs_interval, bonferroni_z
 
-#: weight vectors of the exact Lemma 6.1 check (theory §5.2; GOLDEN G3/G4)
+#: weight vectors of the exact Lemma 6.1 check (theory §5.2; reference values G3/G4)
 LEMMA_WEIGHTS = ((1, 2, 4), (1, 2, 3, 4), (1, 1, 3, 7, 2), (5, 1, 2, 2, 9))
 
 

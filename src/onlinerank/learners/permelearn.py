@@ -13,7 +13,7 @@ Spearman (``max s - min s = n-1``), ``(n-1) sqrt(M)`` for graded (``|s_u - s_v| 
 
 Because a Sinkhorn projection commutes with diagonal scalings, ``W_t`` is the Sinkhorn balancing
 of ``K = exp(-eta Lcum)`` with ``Lcum[u, j] = j S'(u) / c`` (``S'`` the cumulative shifted
-scores).  Implementation, as PERF-NOTES item 6 asks: keep ``K`` and the two scaling vectors
+scores).  Implementation (incremental: no re-balancing from scratch): keep ``K`` and the two scaling vectors
 ``a``, ``b`` (``W = diag(a) K diag(b)``), multiply ``K`` by the round's factor (only the k chosen
 rows for k-choice feedback), and re-balance with matrix–vector products, warm-started from the
 previous ``a``, ``b``, until every row sum is within ``tol`` of 1 (column sums are 1 to rounding
