@@ -261,7 +261,8 @@ def test_kappa_g8():
     assert math.floor(lb.kappa(1) * 1e6) / 1e6 == pytest.approx(0.328713, abs=1e-12)
     assert math.floor(lb.kappa(2) * 1e6) / 1e6 == pytest.approx(0.538921, abs=1e-12)
     # G8 prints 0.563044, which is kappa(3) = 0.5630436541... ROUNDED (truncation gives 0.563043,
-    # contrary to the reference values' "digits are truncated" convention, theory §6); accept either within 1e-6.
+    # contrary to the reference values' "digits are truncated" convention, theory §6); accept
+    # either within 1e-6.
     assert lb.kappa(3) == pytest.approx(0.563044, abs=1e-6)
     assert lb.kappa(3) == pytest.approx(0.5630436541939, abs=1e-12)
     assert lb.kappa(math.inf) == pytest.approx(0.5641895835, abs=1e-10)
