@@ -306,8 +306,9 @@ def test_no_default_is_restated_in_the_code():
         "cells.py": ["sec.block_size", "settings.checkpoints"],
         "config.py": ['"checkpoints": settings.checkpoints', 'bs = sec["block_size"]'],
         "claims/runtime.py": ["ctx.settings.runtime", "return runtime.fit_min_n"] + ["_fit_min_n(ctx)"] * 2,
-        "figures/runtime.py": ["timing = config.runtime", "nmin = timing.fit_min_n"],
-        "worst_case_tables.py": ["fam, k, cap = wc.family, wc.k, wc.max_states"] * 2
+        "figures/runtime.py": ["timing = config.runtime", "nmin, learners = timing.fit_min_n,"],
+        "worst_case_tables.py": ["fam, k, cap = wc.family, wc.k, wc.max_states"]
+        + ["fam, k = wc.family, wc.k", "max_states=wc.max_states"]
         + ["width, evals = wc.search.width, wc.search.max_evals"]
         + ["width, evals = wc.tightness_width, wc.search.max_evals"]
         + ["tight.eta_factor", "for label in wc.learners:"],
