@@ -140,12 +140,15 @@ def pytest_sessionfinish(session, exitstatus):
 @pytest.hookimpl(trylast=True)  # after -k and -m have deselected tests
 def pytest_collection_modifyitems(session, config, items):
     """A session with a test that reads the smoke run starts it now and puts those tests last, so
-    that the run goes on while the tests that do not need it run (in the same order in every
-    xdist worker: a stable sort of the collected order)."""
+    that the run goes on while the tests that do not need it run; within each of the two parts the
+    tests marked ``slow`` go first, so that the session does not end with one worker running a
+    long test while the other has nothing left (longest first: the usual rule for two machines).
+    The order is the same in every xdist worker: a stable sort of the collected order."""
     needs = {id(item) for item in items if "smoke_run" in item.fixturenames}
-    if needs and not config.option.collectonly:  # --collect-only runs no test
-        items.sort(key=lambda item: id(item) in needs)
-        _start_smoke_run(_shared_dir(config))
+    if not config.option.collectonly:  # --collect-only runs no test
+        items.sort(key=lambda item: (id(item) in needs, item.get_closest_marker("slow") is None))
+        if needs:
+            _start_smoke_run(_shared_dir(config))
 
 
 @pytest.fixture(scope="session")

@@ -155,6 +155,7 @@ def test_cyclic_is_the_least_favoured_rule(n, family, k, ties):
             S[u] += 1
 
 
+@pytest.mark.slow
 def test_cyclic_regret_of_onlinerank_is_one_eighth():
     """theory §3.4: regret about eta T (n-1)/8, ratio about 1/8 to n sqrt(T M ln 2)."""
     game = Game(n=10, T=2000)
@@ -280,6 +281,7 @@ def test_greedy_helpers_against_definitions():
     np.testing.assert_allclose(bradley_terry_positions(a), want, rtol=1e-12)
 
 
+@pytest.mark.slow
 def test_greedy_beats_the_uniform_adversary():
     game = Game(n=8, T=300)
     greedy = simulate(OnlineRank(), make_adversary("greedy"), game, 2, sample=False, K=20)

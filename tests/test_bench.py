@@ -24,6 +24,7 @@ def python_m(*args: str, timeout: int = 900) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_the_benchmark_runs_every_section_at_toy_sizes():
     """``python -m bench --tiny``: the samplers, the engine, the dense loss, PermELearn, the
     start-up timings, the worst-case DP's targets and reach, and one simulate job through

@@ -223,6 +223,7 @@ def test_memory_estimate_covers_the_measured_peak_of_every_adversary():
         assert grew <= budget, (adv, fam, n, reps, grew, budget)
 
 
+@pytest.mark.slow
 def test_fixed_part_of_the_estimate_covers_a_first_run_that_compiles_the_kernels(tmp_path):
     """A run right after installation (empty numba cache: every kernel it uses compiles)."""
     # VmHWM, not ru_maxrss: Linux carries the peak of the process that forked and exec'ed this

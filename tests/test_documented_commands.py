@@ -79,6 +79,7 @@ def _take(case: Case, repo: Path) -> None:
         cp.close()
 
 
+@pytest.mark.slow
 @pytest.mark.workflow
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES if c.needs_smoke_results])
 def test_a_documented_command_on_the_smoke_tier_runs(case, smoke_run, tmp_path):

@@ -96,6 +96,7 @@ def test_the_new_plugins_pass_the_conformance_tests_a_learner_without_a_law_skip
     assert _changed_files(repo, before) == set(files)
 
 
+@pytest.mark.slow
 @pytest.mark.workflow
 def test_the_smoke_tier_gets_the_new_finding_and_figure_and_no_paper_verdict_changes(extended, smoke_run):
     """The smoke tier again: its claims document and the new figure, as the recipes' "check it"

@@ -56,6 +56,7 @@ def test_the_recipes_create_the_files_they_describe():
     assert configs and all(p.endswith(".yaml") for p in configs), configs
 
 
+@pytest.mark.slow
 @pytest.mark.workflow
 def test_every_file_of_the_recipes_passes_the_linters_mypy_and_the_docs_build(tmp_path):
     files = every_created_file()

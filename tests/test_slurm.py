@@ -202,6 +202,7 @@ def test_cluster_helper_skips_only_for_install_problems(monkeypatch):
     assert sc.install() == 0.0  # nothing to install, nothing run
 
 
+@pytest.mark.slow
 def test_the_whole_smoke_tier_through_slurm_gives_the_local_tables(cluster, smoke_run, tmp_path):
     """Every job of the smoke tier in a fresh copy through the profile: the SLURM jobs the dry run
     plans all complete, the local rules stay on the submitting host, and every table is

@@ -279,6 +279,7 @@ def test_one_process_gives_no_interval():
         process_ratio([[1.0], [1.1]], [[1.0]])
 
 
+@pytest.mark.slow
 def test_two_independent_timing_runs_lie_within_each_others_intervals():
     """The runtime table made twice (each run: 4 fresh processes of 5 repeats, OnlineRank with
     Plackett-Luce at n = 300, 1000, 3000), and each run's sec4.runtime exponent lies within the

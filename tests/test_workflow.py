@@ -60,6 +60,7 @@ def test_run_ends_with_the_verdict_summary_and_what_changed(smoke_run, tmp_path)
     assert tail[tail.index(step) + 1].startswith("Longest job: manifest ")
 
 
+@pytest.mark.slow
 def test_exit_status_is_0_whatever_the_verdicts_unless_strict_and_a_claim_fails(smoke_run, tmp_path):
     """Exit status 0 whatever the verdicts, unless --config strict=true and a claim of the paper
     FAILs (made false by a table whose minimum normalised regrets are divided by 10: Theorem 3.3's
@@ -98,6 +99,7 @@ def planned_jobs(repo: Path, *args: str) -> dict[str, int]:
     return {r.split()[0]: int(r.split()[1]) for r in table if r.split()[0] != "total"}
 
 
+@pytest.mark.slow
 def test_changes_rerun_exactly_the_steps_they_affect(smoke_run, smoke_settings, tmp_path):
     """Snakemake sees neither imports nor the config: the package modules are inputs and every
     step has its slice of the config as params, so each kind of edit reruns what it affects."""
@@ -218,6 +220,7 @@ def test_notebook_runs_headless_and_has_no_outputs(smoke_run, monkeypatch):
     assert any("image/png" in o.get("data", {}) for o in outputs)
 
 
+@pytest.mark.slow
 def test_sigkill_mid_job_then_rerun_gives_identical_tables(smoke_run, tmp_path):
     """Kill the whole pipeline (SIGKILL) while a simulate job is running, rerun, compare (the
     simulations of one stage: its several short jobs are what the test needs)."""
@@ -277,6 +280,7 @@ def test_sigkill_mid_job_then_rerun_gives_identical_tables(smoke_run, tmp_path):
     assert (smoke_run / KILL_TARGET).read_bytes() == (repo / KILL_TARGET).read_bytes()
 
 
+@pytest.mark.slow
 def test_tables_bit_identical_across_cores_and_block_orders(smoke_run, tmp_path):
     """Sharding: every replicate block simulated one after the other in *reversed* order in one
     process (one core; the code the simulate rule runs), then the tables by Snakemake with one
