@@ -6,7 +6,7 @@ The jobs are Snakemake's own: a dry run of the tier (``snakemake -n --forceall``
 number of jobs of every rule.  A job's seconds are its start-up plus its work, each measured here:
 
 * start-up: a fresh interpreter doing what the job does before its work -- Snakemake's script
-  preamble, the script's imports, and for a figure job matplotlib's first PNG and PDF (median of
+  preamble, the script's imports, and for a figure job matplotlib's first PNG and PDF (fastest of
   three runs); for a simulate job, its cheapest job run whole minus its rounds;
 * simulate: for every (experiment, adversary, learner, n, k) one block of replicates (the stage's
   block size) is simulated at a short horizon T' (doubled from 50 until the run takes > 0.3 s or
@@ -36,7 +36,6 @@ import ast
 import json
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -143,10 +142,10 @@ def timed_run(cmd: list[str], **kwargs: Any) -> float:
 
 
 def run_seconds(code: str, runs: int = 1) -> float:
-    """Median seconds of ``python -c code`` in a fresh interpreter (``runs`` runs)."""
-    return statistics.median(
-        timed_run([sys.executable, "-c", code], cwd=ROOT, timeout=3600) for _ in range(runs)
-    )
+    """Seconds of ``python -c code`` in a fresh interpreter: the fastest of ``runs`` runs (what it
+    costs on an idle core; the load of other processes only ever adds to a run's seconds, CPU
+    seconds included: caches and memory bandwidth are shared)."""
+    return min(timed_run([sys.executable, "-c", code], cwd=ROOT, timeout=3600) for _ in range(runs))
 
 
 _NOOP_SNAKEFILE = """
