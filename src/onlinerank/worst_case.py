@@ -334,6 +334,18 @@ class WorstCaseResult:
     seconds: float = math.nan
     method: str = "exact"
 
+    def value_columns(self) -> dict[str, float | int]:
+        """The table columns of the worst case against Theorem 3.1's two forms: value, the bounds,
+        their ratios and the states visited (the worst-case and tightness tables)."""
+        return {
+            "value": self.value,
+            "bound_thm31": self.bound_thm31,
+            "bound_sharp": self.bound_sharp,
+            "ratio_thm31": self.ratio_thm31,
+            "ratio_sharp": self.ratio_sharp,
+            "states": self.n_states,
+        }
+
 
 def make_result(lrn: Learner, game: Game, value: float, **extra: Any) -> WorstCaseResult:
     """A :class:`WorstCaseResult` with the bounds of theory §3.2–§3.3 filled in (shared with the
@@ -466,21 +478,26 @@ def dp_layers(n: int, T: int, family: str = "single", k: int = 1, labelled: bool
     return DPLayers(n, T, family, k, labelled, acts, disp, layers, succ if keep else None)
 
 
-def _argmax_sequence(L: DPLayers, best: list[np.ndarray], succ: list[np.ndarray]) -> np.ndarray:
-    """The worst sequence (T, n) from the start state along the kept (action, successor) path;
-    canonical label j is the item at position j of the stable sort of S (theory §3.4)."""
-    n, T = L.n, L.T
+def sequence_of_actions(path: list[int], disp: np.ndarray, n: int, labelled: bool) -> np.ndarray:
+    """The feedback sequence (T, n), original labels, of a path of reduced actions (rows of
+    ``disp``): canonical label j is the item at position j of the stable sort of the cumulative
+    scores so far, or the item itself for a labelled law (theory §3.4)."""
     S = np.zeros(n, dtype=np.int64)
-    seq_rows = []
-    r = 0
-    for t in range(T):
-        perm = np.arange(n) if L.labelled else np.argsort(S, kind="stable")
-        s = np.empty(n, dtype=np.int64)
-        s[perm] = L.disp[best[t][r]]
-        seq_rows.append(s)
-        S += s
+    seq = np.empty((len(path), n), dtype=np.int64)
+    for t, a in enumerate(path):
+        perm = np.arange(n) if labelled else np.argsort(S, kind="stable")
+        seq[t, perm] = disp[a]
+        S += seq[t]
+    return seq
+
+
+def _argmax_sequence(L: DPLayers, best: list[np.ndarray], succ: list[np.ndarray]) -> np.ndarray:
+    """The worst sequence (T, n) from the start state along the kept (action, successor) path."""
+    path, r = [], 0
+    for t in range(L.T):
+        path.append(int(best[t][r]))
         r = int(succ[t][r])
-    return np.array(seq_rows, dtype=np.int64).reshape(T, n)
+    return sequence_of_actions(path, L.disp, L.n, L.labelled)
 
 
 def _solve(lrn: Learner, game: Game, L: DPLayers, return_argmax: bool, t0: float) -> WorstCaseResult:
@@ -773,12 +790,7 @@ def worst_case_rows(wc: WorstCase) -> list[dict]:
                         "eta_factor": float(f),
                         "eta": r.eta,
                         "M": r.M,
-                        "value": r.value,
-                        "bound_thm31": r.bound_thm31,
-                        "bound_sharp": r.bound_sharp,
-                        "ratio_thm31": r.ratio_thm31,
-                        "ratio_sharp": r.ratio_sharp,
-                        "states": r.n_states,
+                        **r.value_columns(),
                     }
                 )
     return rows

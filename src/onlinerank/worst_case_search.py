@@ -49,6 +49,7 @@ from .worst_case import (
     make_result,
     play_regret,
     reduced_actions,
+    sequence_of_actions,
     step_rewards,
     theorem31_eta,
 )
@@ -231,19 +232,6 @@ def _best_path(parents: list[np.ndarray], actions: list[np.ndarray], idx: int) -
     return path
 
 
-def _sequence_of(path: list[int], disp: np.ndarray, n: int, labelled: bool) -> np.ndarray:
-    """The feedback sequence (T, n) of a path of reduced actions: each action's scores placed on
-    the items in the order of the cumulative scores so far (on the items themselves for a
-    labelled law)."""
-    S = np.zeros(n, dtype=np.int64)
-    seq = np.empty((len(path), n), dtype=np.int64)
-    for t, a in enumerate(path):
-        perm = np.arange(n) if labelled else np.argsort(S, kind="stable")
-        seq[t, perm] = disp[a]
-        S += seq[t]
-    return seq
-
-
 def beam_search(
     n: int,
     T: int,
@@ -295,7 +283,7 @@ def beam_search(
         X, G = Y, Gy
         visited += sel.size
     final = G + 0.5 * pair_abs_sum(X.astype(np.float64))
-    seq = _sequence_of(_best_path(parents, actions, int(np.argmax(final))), disp, n, labelled)
+    seq = sequence_of_actions(_best_path(parents, actions, int(np.argmax(final))), disp, n, labelled)
     value = float(play_regret(lrn, game, seq[None])[0])
     res = make_result(lrn, game, value, n_states=visited, max_layer_states=width, argmax_seq=seq)
     res.method = "beam"

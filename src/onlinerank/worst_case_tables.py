@@ -258,12 +258,7 @@ def _tightness_point(wc: WorstCase, kind: str, n: int, T: int, factors: list[flo
             "M": r.M,
             "kind": kind,
             "method": r.method,
-            "value": r.value,
-            "bound_thm31": r.bound_thm31,
-            "bound_sharp": r.bound_sharp,
-            "ratio_thm31": r.ratio_thm31,
-            "ratio_sharp": r.ratio_sharp,
-            "states": r.n_states,
+            **r.value_columns(),
             "sequence": encode_sequence(cast(np.ndarray, r.argmax_seq), fam),
         }
         for f, r in zip(factors, found, strict=True)
