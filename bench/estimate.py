@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import argparse
 import ast
+import atexit
 import json
 import os
+import pickle
 import resource
 import subprocess
 import sys
@@ -46,13 +48,29 @@ from typing import Any
 
 import yaml
 
-from onlinerank.adversaries import make_adversary
-from onlinerank.cells import STAGES, Cell, cell_game, cells_of, groups_of, spec_params
-from onlinerank.config import ConfigError, load_settings
-from onlinerank.game import Game
-from onlinerank.learners import make_learner
-from onlinerank.settings import Settings
-from onlinerank.simulate import simulate
+#: a job's environment as Snakemake sets it: one thread for each linear algebra library (the
+#: job's threads; every rule's script runs single-threaded).  Set before numpy loads, here and in
+#: every process timed: a thread pool's start and idle spinning would add CPU seconds no job spends
+JOB_ENV = {
+    var: "1"
+    for var in (
+        "OMP_NUM_THREADS",
+        "GOTO_NUM_THREADS",
+        "OPENBLAS_NUM_THREADS",
+        "MKL_NUM_THREADS",
+        "VECLIB_MAXIMUM_THREADS",
+        "NUMEXPR_NUM_THREADS",
+    )
+}
+os.environ.update(JOB_ENV)
+
+from onlinerank.adversaries import make_adversary  # noqa: E402
+from onlinerank.cells import STAGES, Cell, cell_game, cells_of, groups_of, spec_params  # noqa: E402
+from onlinerank.config import ConfigError, load_settings  # noqa: E402
+from onlinerank.game import Game  # noqa: E402
+from onlinerank.learners import make_learner  # noqa: E402
+from onlinerank.settings import Settings  # noqa: E402
+from onlinerank.simulate import simulate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "workflow" / "scripts"
@@ -233,10 +251,10 @@ def simulate_startup(config_path: str | os.PathLike, group: str, work: float) ->
     difference is mostly the fixed cost)."""
     with tempfile.TemporaryDirectory() as tmp:
         code = (
-            PREAMBLE + script_imports("simulate.py") + "\nimport yaml\n"
-            "from onlinerank.config import load_settings\n"
-            f"settings = load_settings(yaml.safe_load(open({str(config_path)!r})))\n"
-            f"save_results(run_group_block(settings, {group!r}, 0), {str(Path(tmp) / 'b0.npz')!r})\n"
+            PREAMBLE
+            + script_imports("simulate.py")
+            + job_settings_code(config_path)
+            + f"save_results(run_group_block(settings, {group!r}, 0), {str(Path(tmp) / 'b0.npz')!r})\n"
         )
         return max(0.0, run_seconds(code, 3) - work)
 
@@ -263,10 +281,10 @@ def table_jobs(config_path: str | os.PathLike, settings: Settings, out_dir: Path
         for piece in jobs:
             path = out_dir / (f"{name}.csv" if piece is None else f"{name}.{piece}.csv")
             code = (
-                PREAMBLE + script_imports("table.py") + "\nimport yaml\n"
-                "from onlinerank.config import load_settings\n"
-                f"settings = load_settings(yaml.safe_load(open({str(config_path)!r})))\n"
-                f"write_csv({str(path)!r}, make_table({name!r}, settings, piece={piece!r}))\n"
+                PREAMBLE
+                + script_imports("table.py")
+                + job_settings_code(config_path)
+                + f"write_csv({str(path)!r}, make_table({name!r}, settings, piece={piece!r}))\n"
             )
             out[name if piece is None else f"{name}:{piece}"] = run_seconds(code)
         if pieces:
@@ -280,10 +298,11 @@ def mutations_seconds(config_path: str | os.PathLike) -> float:
     """Seconds of the mutations job: its code in a fresh interpreter (with the script's path to
     the package ``mutants``, which is not installed)."""
     code = (
-        PREAMBLE + _WORKFLOW_PATH + script_imports("mutations.py") + "\nimport yaml\n"
-        "from onlinerank.config import load_settings\n"
-        f"settings = load_settings(yaml.safe_load(open({str(config_path)!r})))\n"
-        "mutation_rows(run_mutations(settings))\n"
+        PREAMBLE
+        + _WORKFLOW_PATH
+        + script_imports("mutations.py")
+        + job_settings_code(config_path)
+        + "mutation_rows(run_mutations(settings))\n"
     )
     return run_seconds(code)
 
@@ -313,10 +332,10 @@ def figure_jobs(config_path: str | os.PathLike, settings: Settings, tables_dir: 
         paths = {t: str(tables_dir / f"{t}.csv") for t in spec.tables}
         saved = (str(tables_dir / f"{name}.png"), str(tables_dir / f"{name}.pdf"))
         code = (
-            PREAMBLE + script_imports("figure.py") + "\nimport yaml\n"
-            "from onlinerank.config import load_settings\n"
-            f"settings = load_settings(yaml.safe_load(open({str(config_path)!r})))\n"
-            f"draw_figures([{name!r}], {paths!r}, settings, {{{name!r}: {saved!r}}})\n"
+            PREAMBLE
+            + script_imports("figure.py")
+            + job_settings_code(config_path)
+            + f"draw_figures([{name!r}], {paths!r}, settings, {{{name!r}: {saved!r}}})\n"
         )
         out[name] = run_seconds(code)
     return out
@@ -362,6 +381,31 @@ def load(config_path: str | os.PathLike) -> Settings:
         return load_settings(config)
     except (OSError, yaml.YAMLError, ConfigError) as e:
         raise SystemExit(f"python -m bench.estimate: {config_path}: {e}") from None
+
+
+#: config file -> a pickle of its validated, filled config (:func:`job_settings_code`)
+_FILLED: dict[str, str] = {}
+
+
+def job_settings_code(config_path: str | os.PathLike) -> str:
+    """Code that gives ``settings`` as a job gets them: its ``snakemake.config`` (the config the
+    ``Snakefile`` validated and filled, unpickled by the preamble) typed directly
+    (:func:`onlinerank.pipeline.job_settings`: no second validation, which would add the schema
+    check's imports and work, about 0.3 s a job, to every job of the estimate)."""
+    key = str(config_path)
+    if key not in _FILLED:
+        with open(config_path) as f:
+            config = yaml.safe_load(f)
+        load_settings(config)  # fills the schema's defaults in place, as the Snakefile does
+        fd, path = tempfile.mkstemp(prefix="estimate-config-", suffix=".pickle")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(config, f)
+        atexit.register(os.unlink, path)
+        _FILLED[key] = path
+    return (
+        "\nimport pickle\nfrom onlinerank.settings import typed_settings\n"
+        f"settings = typed_settings(pickle.load(open({_FILLED[key]!r}, 'rb')))\n"
+    )
 
 
 def plan(config_path: str | os.PathLike) -> dict[str, Any]:
