@@ -165,3 +165,114 @@ def test_run_without_a_log_file_reports_on_stderr(capsys, fake_snakemake):
     with pytest.raises(KeyError):
         run(fake_snakemake(None), lambda log: {}["missing"])
     assert "KeyError" in capsys.readouterr().err
+
+
+def _walked_names(text: str, module: str | None, is_package: bool) -> set[str]:
+    """The imported names by a walk of every node of the tree (the reference for the statement
+    walk of :func:`onlinerank.pipeline._imported_names`)."""
+    import ast
+
+    pkg = module if is_package else (module.rsplit(".", 1)[0] if module and "." in module else None)
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level and pkg is None:
+                continue
+            base = pkg.split(".")[: len(pkg.split(".")) - (node.level - 1)] if node.level else []
+            prefix = ".".join(base + [node.module] if node.module else base) if node.level else node.module
+            names |= {prefix} | {f"{prefix}.{a.name}" for a in node.names}
+    return names
+
+
+def test_the_statement_walk_finds_every_import_a_walk_of_every_node_finds():
+    """Imports nested in functions, classes, try/except/finally, with, if/else, loops and match
+    cases; then every module of the repository: the same names as a walk of the whole tree."""
+    from onlinerank.pipeline import _imported_names, _module_name
+
+    nested = textwrap.dedent(
+        """
+        import a
+        def f():
+            class C:
+                def g(self):
+                    from . import b
+            try:
+                import c
+            except ImportError:
+                import d
+            else:
+                import e
+            finally:
+                from .f import g
+        with open("x") as h:
+            if h:
+                import i
+            else:
+                for _ in h:
+                    import j
+                while True:
+                    import k
+        match a:
+            case 1:
+                import m
+        """
+    )
+    got = _imported_names(nested, "pkg.mod", False)
+    assert set(got) == _walked_names(nested, "pkg.mod", False)
+    assert {"a", "pkg", "pkg.b", "c", "d", "e", "pkg.f", "pkg.f.g", "i", "j", "k", "m"} == set(got)
+    root = Path(__file__).resolve().parents[1]
+    roots = (root / "src", root / "workflow")
+    files = sorted((root / "src").rglob("*.py")) + sorted((root / "workflow").rglob("*.py"))
+    assert len(files) > 100
+    for path in files:
+        me, pkg = _module_name(path, roots), path.name == "__init__.py"
+        assert set(_imported_names(path.read_text(), me, pkg)) == _walked_names(path.read_text(), me, pkg), (
+            path
+        )
+
+
+def _forget(monkeypatch):
+    """This process's memory of earlier reads (a new process has none)."""
+    from onlinerank import pipeline
+
+    pipeline._imports.cache_clear()
+    pipeline._module_path.cache_clear()
+    monkeypatch.setattr(pipeline, "_DISK", {})
+
+
+def test_the_imports_are_kept_between_processes_and_a_changed_file_is_read_again(repo, monkeypatch):
+    """The imports found in each file are written beside the package's bytecode; a later process
+    reads them instead of parsing (the same closure), a file whose text changed is parsed again
+    and replaces its entry, and a damaged cache file is read as empty and written anew."""
+    import json
+
+    from onlinerank import pipeline
+
+    monkeypatch.chdir(repo)
+    step = repo / "workflow" / "scripts" / "step.py"
+    _forget(monkeypatch)
+    first = code_inputs(step, root=repo)
+    cache = repo / "src" / "onlinerank" / "__pycache__" / "code-imports.json"
+    entries = json.loads(cache.read_text())
+    assert len(entries) == 6  # step.py, __init__ is not followed, a, b, sub, sub.c, d
+
+    _forget(monkeypatch)
+    parsed, parse = [], pipeline._imported_names
+    monkeypatch.setattr(pipeline, "_imported_names", lambda *a: parsed.append(a) or ())
+    assert code_inputs(step, root=repo) == first and parsed == []  # read, not parsed
+    monkeypatch.setattr(pipeline, "_imported_names", parse)
+
+    write(repo, "src/onlinerank/b.py", "from . import leaf\n")  # b now imports leaf
+    grown = sorted([*first, "src/onlinerank/leaf.py", "src/onlinerank/leafdep.py"])
+    _forget(monkeypatch)
+    assert code_inputs(step, root=repo) == grown
+    after = json.loads(cache.read_text())
+    assert len([k for k in after if k.startswith("onlinerank.b:")]) == 1  # one entry per file
+    assert after[next(k for k in after if k.startswith("onlinerank.b:"))] == ["onlinerank", "onlinerank.leaf"]
+
+    cache.write_text("{not json")
+    _forget(monkeypatch)
+    assert code_inputs(step, root=repo) == grown
+    assert len(json.loads(cache.read_text())) == 8

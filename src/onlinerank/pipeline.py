@@ -4,7 +4,8 @@ with its log.
 Snakemake sees neither Python imports nor the config.  :func:`step_code` lists the code a step
 really runs: its script, the modules that define what it uses (the plug-ins of its cells, the
 claims it evaluates, its figure's or table's declaration), and every module those import,
-transitively (:func:`code_inputs`, a static reading of the ``import`` statements).  So editing a
+transitively (:func:`code_inputs`, a static reading of the ``import`` statements, kept between
+processes beside the package's bytecode, ``IMPORTS_CACHE``).  So editing a
 module reruns exactly the steps that use it, and adding a plug-in module reruns nothing that does
 not use it.  :func:`run` executes a step's body with its log file receiving every message and, on
 failure, the traceback; :func:`job_settings` is how a step's script gets its settings.
@@ -13,12 +14,15 @@ failure, the traceback; :func:`job_settings` is how a step's script gets its set
 from __future__ import annotations
 
 import ast
+import contextlib
+import hashlib
+import json
 import logging
 import os
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -35,7 +39,8 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 SOURCE_FOLDERS = ("src", "workflow")
 
 
-def _module_path(module: str, roots: Iterable[Path]) -> Path | None:
+@cache
+def _module_path(module: str, roots: tuple[Path, ...]) -> Path | None:
     """The source file of the dotted ``module`` of a package under one of ``roots`` (a folder
     holding packages: its first part is a folder with an ``__init__.py`` there), or None."""
     parts = module.split(".")
@@ -70,18 +75,18 @@ def _module_name(path: Path, roots: tuple[Path, ...]) -> str | None:
     return None
 
 
-@cache
-def _imports(path: Path, roots: tuple[Path, ...]) -> tuple[Path, ...]:
-    """Modules of the local packages under ``roots`` imported anywhere in ``path`` (module level
-    or inside functions)."""
-    tree = ast.parse(path.read_text(), filename=str(path))
-    me = _module_name(path, roots)
-    pkg = me if path.name == "__init__.py" else (me.rsplit(".", 1)[0] if me and "." in me else None)
-    found = []
-    for node in ast.walk(tree):
-        names: list[str] = []
+def _imported_names(text: str, module: str | None, is_package: bool) -> tuple[str, ...]:
+    """The dotted names imported anywhere in the source ``text`` of ``module`` (module level or
+    inside functions), relative imports made absolute; ``from m import a`` gives ``m`` and
+    ``m.a`` (``a`` may be a module).  Import statements are statements, so only statement lists
+    are walked, not expressions."""
+    pkg = module if is_package else (module.rsplit(".", 1)[0] if module and "." in module else None)
+    names: list[str] = []
+    body = list(ast.parse(text).body)
+    while body:
+        node = body.pop()
         if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
+            names += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 if pkg is None:
@@ -91,14 +96,74 @@ def _imports(path: Path, roots: tuple[Path, ...]) -> tuple[Path, ...]:
                 prefix = ".".join(base + ([node.module] if node.module else []))
             else:
                 prefix = node.module or ""
-            names = [prefix] + [f"{prefix}.{a.name}" for a in node.names]
-        for name in names:
-            parts = name.split(".")
-            # the module itself and every package on its way (their __init__ runs on import)
-            for i in range(1, len(parts) + 1):
-                f = _module_path(".".join(parts[:i]), roots)
-                if f is not None:
-                    found.append(f)
+            names += [prefix] + [f"{prefix}.{a.name}" for a in node.names]
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            body += getattr(node, field, None) or []
+    return tuple(names)
+
+
+#: the file of :func:`_imported_names`' results kept between processes, in the package's
+#: ``__pycache__`` beside Python's bytecode (and, like it, copied with the sources); an entry is
+#: keyed by the hash of the source text and the module's name, so a changed file is read again
+IMPORTS_CACHE = Path("__pycache__") / "code-imports.json"
+#: cache file -> its entries, as loaded (or filled) in this process
+_DISK: dict[Path, dict[str, list[str]]] = {}
+#: cache files with entries this process added, not yet written
+_DIRTY: set[Path] = set()
+
+
+def _cache_file(roots: tuple[Path, ...]) -> Path:
+    return roots[0] / "onlinerank" / IMPORTS_CACHE
+
+
+def _cached_names(path: Path, roots: tuple[Path, ...]) -> tuple[str, ...]:
+    """:func:`_imported_names` of the file ``path``, from the cache file of ``roots`` when it holds
+    the file's present text (parsing every module costs a quarter of a second, paid by every
+    Snakemake run otherwise)."""
+    data = path.read_bytes()
+    me = _module_name(path, roots)
+    owner = f"{me or path}:{path.name == '__init__.py'}:"  # one entry per file: its present text
+    key = owner + hashlib.sha1(data).hexdigest()
+    file = _cache_file(roots)
+    if file not in _DISK:
+        try:
+            loaded = json.loads(file.read_text())
+            _DISK[file] = loaded if isinstance(loaded, dict) else {}
+        except (OSError, ValueError):
+            _DISK[file] = {}
+    entries = _DISK[file]
+    if key not in entries:
+        for stale in [k for k in entries if k.startswith(owner)]:
+            del entries[stale]
+        entries[key] = list(_imported_names(data.decode(), me, path.name == "__init__.py"))
+        _DIRTY.add(file)
+    return tuple(entries[key])
+
+
+def _save_cache() -> None:
+    """Write the cache files with new entries (atomically: other processes may read them or write
+    them at the same time; a file that cannot be written is left as it is)."""
+    for file in list(_DIRTY):
+        _DIRTY.discard(file)
+        with contextlib.suppress(OSError):
+            file.parent.mkdir(exist_ok=True)
+            tmp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(_DISK[file], sort_keys=True))
+            os.replace(tmp, file)
+
+
+@cache
+def _imports(path: Path, roots: tuple[Path, ...]) -> tuple[Path, ...]:
+    """Modules of the local packages under ``roots`` imported anywhere in ``path`` (module level
+    or inside functions)."""
+    found = []
+    for name in _cached_names(path, roots):
+        parts = name.split(".")
+        # the module itself and every package on its way (their __init__ runs on import)
+        for i in range(1, len(parts) + 1):
+            f = _module_path(".".join(parts[:i]), roots)
+            if f is not None:
+                found.append(f)
     return tuple(dict.fromkeys(found))
 
 
@@ -133,6 +198,7 @@ def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tu
         seen.add(p)
         if p != facade:  # the package facade: its re-exports are not what steps use
             todo.extend(_imports(p, roots))
+    _save_cache()
 
     cwd = Path.cwd().resolve()
 
