@@ -541,3 +541,36 @@ def test_a_figure_drawn_after_others_in_one_process_is_the_figure_drawn_alone(ta
     for made, lone in zip(batch["spearman_correlation"], alone["spearman_correlation"], strict=True):
         assert Path(made).read_bytes() == Path(lone).read_bytes(), made
     assert Path(batch["spearman_vs_n"][0]).stat().st_size > 10_000
+
+
+@pytest.mark.parametrize(
+    ("limits", "which", "width", "expected"),
+    [
+        # a y axis over two decades: 1-2-5 ticks, each labelled with its own value (2e5, not 1e5)
+        ((1e4, 1e6), "y", 6.0, [1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6]),
+        ((1e-5, 1e-3), "y", 6.0, [1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3]),
+        # an x axis over two decades: 1-2-5 where the labels fit, one tick a decade in a narrow panel
+        ((100, 1e4), "x", 6.0, [100, 200, 500, 1000, 2000, 5000, 1e4]),
+        ((100, 1e4), "x", 1.6, [100, 1000, 1e4]),
+        # beyond three decades: one tick a decade whatever the width
+        ((1, 1e6), "x", 6.0, [1, 10, 100, 1000, 1e4, 1e5, 1e6]),
+    ],
+)
+def test_a_plain_log_axis_labels_every_tick_with_its_value(limits, which, width, expected):
+    from onlinerank.plotting import plain_log_axis
+
+    fig = Figure(figsize=(width, 2.0))
+    ax = fig.add_axes((0.1, 0.1, 0.85, 0.85))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    (ax.set_xlim if which == "x" else ax.set_ylim)(*limits)
+    plain_log_axis(ax, which)
+    fig.canvas.draw()
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    shown = [
+        (loc, label.get_text())
+        for loc, label in zip(axis.get_majorticklocs(), axis.get_majorticklabels(), strict=True)
+        if limits[0] * (1 - 1e-9) <= loc <= limits[1] * (1 + 1e-9)
+    ]
+    assert np.allclose([loc for loc, _ in shown], expected)
+    assert np.allclose([float(text) for _, text in shown], expected)  # each label is its tick's value

@@ -45,18 +45,37 @@ __all__ = [
 
 def plain_log_axis(ax: Axes, which: str = "both") -> None:
     """Log axes labelled with plain numbers (100, 1000, 1e+04, ...): 1-2-5 ticks over at most
-    three decades, one tick per decade (or fewer) beyond."""
+    three decades where their labels fit side by side (an x axis as wide as the axes drawn:
+    narrow panels get one tick per decade), one tick per decade (or fewer) beyond."""
     # lazy: matplotlib loads only where a figure is drawn, not where the catalog is read
+    import matplotlib
+    from matplotlib.font_manager import FontProperties
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     def fmt(v, _):
-        return f"{v:g}" if 1e-3 <= v < 1e5 else f"1e{round(math.log10(v)):d}"
+        if 1e-3 <= v < 1e5:
+            return f"{v:g}"
+        e = math.floor(math.log10(v) + 1e-9)  # 2e5, not 1e5: a 1-2-5 tick keeps its mantissa
+        return f"{round(v / 10.0**e, 2):g}e{e}"
 
     for name in ("x", "y") if which == "both" else (which,):
         axis = getattr(ax, f"{name}axis")
         lo, hi = ax.get_xlim() if name == "x" else ax.get_ylim()
         decades = math.log10(max(hi, 1e-300) / max(lo, 1e-300)) if lo > 0 else 10
         subs = (1.0, 2.0, 5.0) if decades <= 3 else (1.0,)
+        if name == "x" and len(subs) > 1:
+            size = FontProperties(size=matplotlib.rcParams["xtick.labelsize"]).get_size_in_points()
+            fig = ax.get_figure(root=True)
+            width = ax.get_position().width * (fig.get_figwidth() if fig else 6.4) * 72  # points
+            # a label takes ~0.6 em a character, and 1.5 em apart from the next
+            ticks = [
+                m * 10.0**e
+                for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
+                for m in subs
+                if lo <= m * 10.0**e <= hi
+            ]
+            if sum((0.6 * len(fmt(t, None)) + 1.5) * size for t in ticks) > width:
+                subs = (1.0,)
         axis.set_major_locator(LogLocator(base=10, subs=subs, numticks=8))
         axis.set_major_formatter(FuncFormatter(fmt))
         axis.set_minor_formatter(NullFormatter())
