@@ -394,9 +394,7 @@ def job_settings_code(config_path: str | os.PathLike) -> str:
     check's imports and work, about 0.3 s a job, to every job of the estimate)."""
     key = str(config_path)
     if key not in _FILLED:
-        with open(config_path) as f:
-            config = yaml.safe_load(f)
-        load_settings(config)  # fills the schema's defaults in place, as the Snakefile does
+        config = load(config_path).as_config()  # validated, the schema's defaults filled in
         fd, path = tempfile.mkstemp(prefix="estimate-config-", suffix=".pickle")
         with os.fdopen(fd, "wb") as f:
             pickle.dump(config, f)
