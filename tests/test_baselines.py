@@ -244,9 +244,12 @@ def hw_reference(fbs, eta, c):
     ],  # absorption path (see below)
     ids=["single", "kchoice", "spearman", "graded", "absorb"],
 )
-def test_permelearn_matches_reference_and_is_doubly_stochastic(game, eta, monkeypatch):
+@pytest.mark.parametrize("balancing", ["compiled", "numpy"])
+def test_permelearn_matches_reference_and_is_doubly_stochastic(game, eta, balancing, monkeypatch):
     if eta == 3.0:  # absorb the scalings into K whenever |log a| or |log b| > 2
         monkeypatch.setattr(permelearn_module, "_ABSORB", 2.0)
+    if balancing == "numpy":  # the path of n > COMPILED_MAX_N, here at n = 5
+        monkeypatch.setattr(permelearn_module, "COMPILED_MAX_N", 0)
     rng = np.random.default_rng(7)
     R = 2
     pl = PermELearn(eta=eta, tol=1e-10)
@@ -264,6 +267,55 @@ def test_permelearn_matches_reference_and_is_doubly_stochastic(game, eta, monkey
     for r in range(R):
         ref = hw_reference([fb.dense[r] for fb in fbs], pl.eta_value, pl.c)
         np.testing.assert_allclose(pl.W[r], ref, atol=1e-8)
+
+
+def near_permutation_kernels(R, n, rng, strength):
+    """Positive (R, n, n) kernels concentrated on a random permutation each (weight ``e^strength``
+    there, random elsewhere): a confident learner's K, on which plain Sinkhorn crawls and the
+    balancing finishes with Newton steps."""
+    K = rng.uniform(0.5, 1.5, size=(R, n, n))
+    for r in range(R):
+        K[r, np.arange(n), rng.permutation(n)] *= math.exp(strength)
+    return K
+
+
+@pytest.mark.parametrize("n, strength", [(3, 2.0), (6, 12.0), (10, 20.0), (40, 25.0)])
+def test_compiled_balancing_equals_the_numpy_balancing(n, strength, monkeypatch):
+    """Both paths of ``sinkhorn`` (compiled per replicate up to COMPILED_MAX_N, numpy over the
+    replicates above it) reach a doubly stochastic ``diag(a) K diag(b)`` within ``tol``, the same
+    matrix (it is unique) to the order of ``tol`` (the numpy path sweeps a replicate on until every
+    replicate has converged, the compiled one stops each at its own), with the same number of
+    sweeps; the near-permutation kernels need Newton steps in both."""
+    rng = np.random.default_rng(n)
+    K = near_permutation_kernels(4, n, rng, strength)
+    a0, b0 = rng.uniform(0.5, 2.0, size=(2, 4, n))
+    tol = 1e-10
+    out = {}
+    for path, limit in (("compiled", 64), ("numpy", 0)):
+        monkeypatch.setattr(permelearn_module, "COMPILED_MAX_N", limit)
+        a, b, sweeps, newton = permelearn_module.sinkhorn(K, a0, b0, tol, newton_after=100)
+        W = a[:, :, None] * K * b[:, None, :]
+        assert np.abs(W.sum(axis=2) - 1).max() <= tol, path
+        assert np.abs(W.sum(axis=1) - 1).max() <= 1e-12, path
+        out[path] = (W, sweeps, newton)
+    np.testing.assert_allclose(out["compiled"][0], out["numpy"][0], rtol=0, atol=10 * tol)
+    assert out["compiled"][1] == out["numpy"][1]
+    if strength > 10:
+        assert out["compiled"][2] > 0 and out["numpy"][2] > 0  # Newton finished the balancing
+
+
+def test_permelearn_regret_is_the_same_on_both_balancing_paths(monkeypatch):
+    """A whole game against the greedy adversary (which reads PermELearn's expected positions every
+    round): the compiled and numpy balancings give the same expected losses to 1e-12 relative."""
+    from onlinerank.adversaries import make_adversary
+    from onlinerank.simulate import simulate
+
+    out = {}
+    for limit in (64, 0):
+        monkeypatch.setattr(permelearn_module, "COMPILED_MAX_N", limit)
+        res = simulate(PermELearn(), make_adversary("greedy"), Game(n=6, T=600), 2, K=6, sample=False)
+        out[limit] = res.exp_loss
+    np.testing.assert_allclose(out[64], out[0], rtol=1e-9)  # the balancing tolerance, 1e-9
 
 
 def test_permelearn_decomposition_and_sampling():

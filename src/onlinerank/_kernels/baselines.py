@@ -1,6 +1,7 @@
-"""Compiled kernels of the baselines on blocks of choice feedback: Follow-the-Leader (its loss is
+"""Compiled kernels of the baselines: on blocks of choice feedback, Follow-the-Leader (its loss is
 the positions of the chosen items in the order of decreasing score, :mod:`.feedback`) and the
-uniform ranking (numpy's ``default_rng(seed).permutation`` per round, copied in :mod:`.streams`).
+uniform ranking (numpy's ``default_rng(seed).permutation`` per round, copied in :mod:`.streams`);
+and PermELearn's matrix balancing at small n (:func:`balance_rows`, theory §3.3).
 """
 
 from __future__ import annotations
@@ -55,6 +56,190 @@ def uniform_items_loss(items, keys, t0, n, loss):
             for j in range(k):
                 ps += pos[items[r, b, j]]
             loss[r] += np.float64(ps) - comb
+
+
+#: PermELearn's balancing: entries of ``W`` below this are 0 (``learners.permelearn._TINY``)
+_TINY = 1e-280
+
+
+@njit(cache=True, error_model="numpy")
+def _matvec_row(K, x, out):
+    n = K.shape[0]
+    for u in range(n):
+        s = 0.0
+        for j in range(n):
+            s += K[u, j] * x[j]
+        out[u] = s
+
+
+@njit(cache=True, error_model="numpy")
+def _balance_eval(K, x, y, W, rs, cs):
+    """``W = diag(e^x) K diag(e^y)`` (entries below ``_TINY`` flushed to 0), its row and column
+    sums; returns ``(F, resid)``: the dual objective ``sum W - sum x - sum y`` and the Euclidean
+    norm of the sums minus 1."""
+    n = K.shape[0]
+    for j in range(n):
+        cs[j] = 0.0
+    F = 0.0
+    for u in range(n):
+        eu = np.exp(x[u])
+        s = 0.0
+        for j in range(n):
+            w = eu * K[u, j] * np.exp(y[j])
+            if w < _TINY:
+                w = 0.0
+            W[u, j] = w
+            s += w
+            cs[j] += w
+        rs[u] = s
+        F += s - x[u] - y[u]
+    r2 = 0.0
+    for u in range(n):
+        r2 += (rs[u] - 1.0) ** 2 + (cs[u] - 1.0) ** 2
+    return F, np.sqrt(r2)
+
+
+@njit(cache=True, error_model="numpy")
+def _solve_in_place(A, rhs, m):
+    """Gaussian elimination with partial pivoting on the leading ``m x m`` block of ``A``; the
+    solution replaces ``rhs[:m]``."""
+    for c in range(m):
+        p = c
+        for i in range(c + 1, m):
+            if abs(A[i, c]) > abs(A[p, c]):
+                p = i
+        if p != c:
+            for j in range(m):
+                A[c, j], A[p, j] = A[p, j], A[c, j]
+            rhs[c], rhs[p] = rhs[p], rhs[c]
+        for i in range(c + 1, m):
+            f = A[i, c] / A[c, c]
+            if f != 0.0:
+                for j in range(c, m):
+                    A[i, j] -= f * A[c, j]
+                rhs[i] -= f * rhs[c]
+    for c in range(m - 1, -1, -1):
+        s = rhs[c]
+        for j in range(c + 1, m):
+            s -= A[c, j] * rhs[j]
+        rhs[c] = s / A[c, c]
+
+
+@njit(cache=True, error_model="numpy")
+def _newton_row(K, a, b, tol, max_iter):
+    """Damped Newton on the convex dual of the balancing of one ``K`` (n, n), from the scalings
+    ``a``, ``b`` (overwritten with the result): the algorithm of
+    ``learners.permelearn._newton_balance`` (Schur complement on the columns with the gauge
+    ``dy[n-1] = 0``, backtracking on Armijo or the residual, an exact column normalisation after
+    each step).  Returns the number of steps, or -1 if ``tol`` was not reached in ``max_iter``."""
+    n = K.shape[0]
+    x = np.log(a)
+    y = np.log(b)
+    W = np.empty((n, n))
+    W2 = np.empty((n, n))
+    rs, cs, rs2, cs2 = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    A = np.empty((n, n))
+    rhs, dx, dy, xt, yt = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    F, resid = _balance_eval(K, x, y, W, rs, cs)
+    for it in range(1, max_iter + 1):
+        for i in range(n):
+            for j in range(n):
+                s = 0.0
+                for u in range(n):
+                    s += W[u, i] * W[u, j] / rs[u]
+                A[i, j] = (cs[i] if i == j else 0.0) - s
+            s = 0.0
+            for u in range(n):
+                s += W[u, i] * (rs[u] - 1.0) / rs[u]
+            rhs[i] = -(cs[i] - 1.0) + s
+        mean = 0.0
+        for i in range(n - 1):
+            mean += A[i, i]
+        mean /= n - 1
+        for i in range(n - 1):
+            A[i, i] += 1e-14 * max(mean, 1e-300)
+        _solve_in_place(A, rhs, n - 1)
+        for j in range(n - 1):
+            dy[j] = rhs[j]
+        dy[n - 1] = 0.0
+        slope = 0.0
+        for u in range(n):
+            s = 0.0
+            for j in range(n):
+                s += W[u, j] * dy[j]
+            dx[u] = -((rs[u] - 1.0) + s) / rs[u]
+            slope += (rs[u] - 1.0) * dx[u] + (cs[u] - 1.0) * dy[u]
+        step = 1.0
+        for _ in range(60):
+            for u in range(n):
+                xt[u] = x[u] + step * dx[u]
+                yt[u] = y[u] + step * dy[u]
+            F2, resid2 = _balance_eval(K, xt, yt, W2, rs2, cs2)
+            if np.isfinite(F2) and (F2 <= F + 1e-4 * step * slope or resid2 < (1 - 1e-4 * step) * resid):
+                break
+            step *= 0.5
+        for u in range(n):
+            x[u] = x[u] + step * dx[u]
+            y[u] = y[u] + step * dy[u] - np.log(cs2[u])
+        F, resid = _balance_eval(K, x, y, W, rs, cs)
+        err = 0.0
+        for u in range(n):
+            d = abs(rs[u] - 1.0)
+            if d > err or d != d:
+                err = d
+        if err <= tol:
+            for u in range(n):
+                a[u] = np.exp(x[u])
+                b[u] = np.exp(y[u])
+            return it
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def balance_rows(K, a, b, tol, newton_after, max_newton, counts):
+    """PermELearn's balancing (theory §3.3) of each ``K[r]`` (R, n, n), in place on the warm-start
+    scalings ``a``, ``b`` (R, n), one replicate after the other: plain Sinkhorn (``a = 1 / K b``,
+    ``b = 1 / K^T a``) until every row sum of ``diag(a) K diag(b)`` is within ``tol`` of 1 (its
+    columns sum to 1), at most ``newton_after`` sweeps, then damped Newton
+    (:func:`_newton_row`).  ``counts`` gets the most sweeps and the most Newton steps of a
+    replicate.  Returns -1, or the first replicate whose Newton steps did not reach ``tol`` in
+    ``max_newton``."""
+    R, n, _ = K.shape
+    Kb = np.empty(n)
+    counts[0] = 0
+    counts[1] = 0
+    for r in range(R):
+        Kr = K[r]
+        ar = a[r]
+        br = b[r]
+        _matvec_row(Kr, br, Kb)
+        it = 0
+        done = False
+        while it < newton_after:
+            it += 1
+            for u in range(n):
+                ar[u] = 1.0 / Kb[u]
+            for j in range(n):
+                s = 0.0
+                for u in range(n):
+                    s += ar[u] * Kr[u, j]
+                br[j] = 1.0 / s
+            _matvec_row(Kr, br, Kb)
+            err = 0.0
+            for u in range(n):
+                d = abs(ar[u] * Kb[u] - 1.0)
+                if d > err or d != d:  # a NaN stays (no convergence)
+                    err = d
+            if err <= tol:
+                done = True
+                break
+        counts[0] = max(counts[0], it)
+        if not done:
+            k = _newton_row(Kr, ar, br, tol, max_newton)
+            if k < 0:
+                return r
+            counts[1] = max(counts[1], k)
+    return -1
 
 
 compile_once(globals())

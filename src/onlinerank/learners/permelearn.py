@@ -67,11 +67,16 @@ __all__ = [
     "permelearn_eta",
     "sinkhorn",
     "birkhoff_decomposition",
+    "COMPILED_MAX_N",
 ]
 
 _ABSORB = 100.0  # absorb the scalings into K when |log a| or |log b| exceeds this
 _ZERO = 1e-13  # BvN: residual entries below this are zero
 _STOP = 1e-10  # BvN: stop when the remaining mass is below this
+#: up to this n the balancing runs compiled, one replicate after the other (``_kernels.baselines.
+#: balance_rows``: the same iterations, each replicate stopping at its own tolerance); above it,
+#: numpy's matrix-vector products over all replicates at once, where BLAS does the work
+COMPILED_MAX_N = 64
 _TINY = 1e-280  # entries of K below this are flushed to 0 (W = a K b with |log a|, |log b| <= 100
 #                 is then below 1e-193: negligible), so that no subnormal float slows the products
 
@@ -111,6 +116,19 @@ def sinkhorn(
     Returns ``(a, b, sinkhorn_iterations, newton_iterations)``; raises ``RuntimeError`` if Newton
     does not reach ``tol`` in ``max_newton`` steps.
     """
+    if K.shape[1] <= COMPILED_MAX_N:
+        from .._kernels.baselines import balance_rows  # lazy: numba loads on first use
+
+        K = np.ascontiguousarray(K, dtype=np.float64)
+        a = np.array(a, dtype=np.float64, order="C", copy=True)
+        b = np.array(b, dtype=np.float64, order="C", copy=True)
+        counts = np.zeros(2, dtype=np.int64)
+        failed = balance_rows(K, a, b, float(tol), int(newton_after), int(max_newton), counts)
+        if failed >= 0:
+            raise RuntimeError(
+                f"matrix balancing did not reach tol={tol} in {max_newton} Newton steps (replicate {failed})"
+            )
+        return a, b, int(counts[0]), int(counts[1])
     Kb = _matvec(K, b)
     for it in range(1, newton_after + 1):
         a = 1.0 / Kb
