@@ -641,8 +641,11 @@ def hist_build(S, histogram):
     hist = ScoreHistogram(*histogram)
     values, counts, sizes = hist.values, hist.counts, hist.sizes
     R, n = S.shape
+    v = np.empty(n)  # one buffer sorted in place per row (np.sort would allocate a row each)
     for r in range(R):
-        v = np.sort(S[r])
+        for i in range(n):
+            v[i] = S[r, i]
+        v.sort()
         d = 0
         ok = True
         for i in range(n):
