@@ -21,6 +21,10 @@ after each half-step).  Once the learner is confident, ``W`` is nearly block/per
 and plain Sinkhorn needs ~1/coupling iterations (1e5 and more were observed); after 100
 iterations the remaining replicates are therefore finished by damped Newton steps on the convex
 dual (dense n x n Schur-complement solve; typically 1–3 steps), which reaches the same fixed point.
+Up to ``n = COMPILED_MAX_N`` (64) the same sweeps and Newton steps run compiled, one replicate
+after the other, each stopping at its own tolerance (``_kernels.baselines.balance_rows``; the
+matrices agree with the numpy path's within ``tol``); above it numpy's matrix–vector products over
+all replicates at once.
 When ``|log a|`` or ``|log b|`` exceeds 100 the scalings are absorbed into log-potentials ``f, g``
 and ``K = exp(-eta Lcum + f_u + g_j)`` is recomputed from scratch (no entry is lost to underflow
 for good); entries of ``K`` below 1e-280 are flushed to 0 (they would contribute < 1e-190 to
