@@ -141,15 +141,16 @@ def _cached_names(path: Path, roots: tuple[Path, ...]) -> tuple[str, ...]:
 
 
 def _save_cache() -> None:
-    """Write the cache files with new entries (atomically: other processes may read them or write
-    them at the same time; a file that cannot be written is left as it is)."""
+    """Write the cache files with new entries (atomically, :func:`onlinerank.io.atomic_write_text`:
+    other processes may read them or write them at the same time; a file that cannot be written is
+    left as it is)."""
+    from .io import atomic_write_text  # lazy: numpy with it, loaded by then in a Snakemake run
+
     for file in list(_DIRTY):
         _DIRTY.discard(file)
         with contextlib.suppress(OSError):
             file.parent.mkdir(exist_ok=True)
-            tmp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(_DISK[file], sort_keys=True))
-            os.replace(tmp, file)
+            atomic_write_text(file, json.dumps(_DISK[file], sort_keys=True))
 
 
 @cache
