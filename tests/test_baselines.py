@@ -318,6 +318,41 @@ def test_permelearn_regret_is_the_same_on_both_balancing_paths(monkeypatch):
     np.testing.assert_allclose(out[64], out[0], rtol=1e-9)  # the balancing tolerance, 1e-9
 
 
+@pytest.mark.parametrize(
+    "game", [Game(n=6, T=20), Game(n=5, T=20, family="spearman")], ids=["single", "spearman"]
+)
+def test_permelearn_balances_its_uniform_start_in_the_first_round_that_reads_it(game):
+    """``reset`` leaves the balancing of the uniform start to the first round (so that a learner
+    reset only to be validated loads no compiled kernel): the balanced start equals ``sinkhorn`` of
+    the all-ones kernel, and the expected losses, ``W`` and draws of every round equal, bit for
+    bit, those of a learner whose start was balanced at once, whichever call comes first."""
+    R, rng = 3, np.random.default_rng(11)
+    fbs = [random_fb(game, R, rng) for _ in range(game.T)]
+    ones = np.ones((R, game.n))
+    a, b, _, _ = permelearn_module.sinkhorn(np.ones((R, game.n, game.n)), ones, ones)
+    for first in ("expected_loss", "update", "rank", "W"):
+        lazy, eager = PermELearn(), PermELearn()
+        lazy.reset(game, R)
+        eager.reset(game, R)
+        eager._balance()  # the start balanced at once, as reset did before
+        assert lazy.timing_counters() == {"sweeps": 0}
+        seeds = np.arange(R, dtype=np.uint64) + 5
+        if first == "update":
+            lazy.update(fbs[0])
+            eager.update(fbs[0])
+        elif first == "rank":
+            assert np.array_equal(lazy.rank(seeds), eager.rank(seeds))
+        elif first == "W":
+            assert np.array_equal(lazy.W, (a[:, :, None] * b[:, None, :]))  # K is all ones
+        for t, fb in enumerate(fbs[1:] if first == "update" else fbs):
+            assert np.array_equal(lazy.expected_loss(fb), eager.expected_loss(fb)), (first, t)
+            lazy.update(fb)
+            eager.update(fb)
+            assert np.array_equal(lazy.W, eager.W), (first, t)
+        assert np.array_equal(lazy.rank(seeds), eager.rank(seeds))
+        assert lazy.timing_counters() == eager.timing_counters()
+
+
 @pytest.mark.parametrize("n", [2, 3, 6, 9, 17])
 def test_logsumexp_is_scipys_bit_for_bit(n):
     """PermELearn's cold start uses a plain-numpy copy of SciPy's ``logsumexp`` arithmetic: every

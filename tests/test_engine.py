@@ -10,6 +10,8 @@ that put checkpoints inside and at the edges of blocks, the default, T), R = 1 a
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -20,6 +22,8 @@ from onlinerank.hindsight import hindsight_loss
 from onlinerank.learners import Learner
 from onlinerank.seeding import draw_seeds, replicate_keys, replicate_streams
 from onlinerank.simulate import checkpoints
+
+ROOT = Path(__file__).resolve().parents[1]
 
 FAMILY_GAMES = {
     "single": Game(n=6, T=40),
@@ -242,4 +246,22 @@ def test_import_stays_light():
 
     code = "import sys, onlinerank; print(sorted(m for m in ('numba', 'scipy') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("tier", ["config.yaml", "smoke.yaml", "stress.yaml"])
+def test_validating_a_tier_loads_no_compiled_kernel(tier):
+    """Snakemake validates the config at every start (a run, a dry run, ``make figure``): the
+    check of ``worst_case.learners`` resets each learner at a toy size, and PermELearn's reset
+    balanced its uniform start with the compiled kernel, so every start loaded numba and the
+    kernel's cache (about 0.5 s).  The reset now leaves that balancing to the first round."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, yaml; from onlinerank.config import load_settings; "
+        f"load_settings(yaml.safe_load(open('config/{tier}'))); "
+        "print(sorted(m for m in ('numba', 'onlinerank._kernels') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"

@@ -335,9 +335,19 @@ class PermELearn(Learner):
         self.K = np.ones((reps, n, n))
         self.a = np.ones((reps, n))
         self.b = np.ones((reps, n))
-        self._balance()
+        # the balancing of this uniform start is left to the first round that reads W (the same
+        # computation, later): a learner reset only to be checked -- the config's validation at
+        # every Snakemake start -- then never loads the compiled kernels
+        self._unbalanced = True
+        self.sinkhorn_iters = self.newton_iters = 0
+
+    def _balanced(self) -> None:
+        """The reset's balancing, if no round has done it yet."""
+        if self._unbalanced:
+            self._balance()
 
     def _balance(self) -> None:
+        self._unbalanced = False
         self.a, self.b, it, nt = sinkhorn(self.K, self.a, self.b, self.tol)
         self.sinkhorn_iters, self.newton_iters = it, nt
         big = (np.abs(np.log(self.a)).max(axis=1) > _ABSORB) | (np.abs(np.log(self.b)).max(axis=1) > _ABSORB)
@@ -360,6 +370,7 @@ class PermELearn(Learner):
         self._bvn: list[_LazyBvN | None] = [None] * self.reps
 
     def _rank(self, seeds: np.ndarray) -> np.ndarray:
+        self._balanced()
         u = row_uniforms(seeds, 1)[:, 0]
         out = np.empty((self.reps, self.game.n), dtype=np.int64)
         for r in range(self.reps):
@@ -374,14 +385,17 @@ class PermELearn(Learner):
         the first step of its decomposition (one assignment problem on an n x n matrix).  Timing
         this gives a lower bound on the sampling cost where a whole draw is too slow to time
         (minutes at n = 1000)."""
+        self._balanced()
         _LazyBvN(self.a[0, :, None] * self.K[0] * self.b[0, None, :]).extend(np.inf, max_steps=1)
 
     @property
     def W(self) -> np.ndarray:
         """The doubly stochastic matrix ``W[r, u, j] = P(item u at position j+1)``, (R, n, n)."""
+        self._balanced()
         return self.a[:, :, None] * self.K * self.b[:, None, :]
 
     def expected_loss(self, fb: Feedback) -> np.ndarray:
+        self._balanced()
         if fb.items is not None:
             ell = np.take_along_axis(self.epos, fb.items, axis=1).sum(axis=1)
         else:
@@ -389,6 +403,7 @@ class PermELearn(Learner):
         return ell - fb.pair_min_sum()
 
     def update(self, fb: Feedback) -> None:
+        self._balanced()  # the warm start of this round's balancing
         if fb.items is not None:
             rows = np.arange(self.reps)[:, None]
             self.S[rows, fb.items] += 1.0
