@@ -10,10 +10,9 @@ that put checkpoints inside and at the edges of blocks, the default, T), R = 1 a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
+from conftest import ROOT
 
 from onlinerank import ADVERSARIES, Game, make_adversary, make_learner, simulate
 from onlinerank.adversaries.graded import graded_game
@@ -22,8 +21,6 @@ from onlinerank.hindsight import hindsight_loss
 from onlinerank.learners import Learner
 from onlinerank.seeding import draw_seeds, replicate_keys, replicate_streams
 from onlinerank.simulate import checkpoints
-
-ROOT = Path(__file__).resolve().parents[1]
 
 FAMILY_GAMES = {
     "single": Game(n=6, T=40),
