@@ -281,6 +281,44 @@ def test_greedy_helpers_against_definitions():
     np.testing.assert_allclose(bradley_terry_positions(a), want, rtol=1e-12)
 
 
+def _greedy_sets_numpy(h, S, k):
+    """The greedy construction written with numpy (the adversary's code before it was compiled):
+    the reference the compiled kernel must equal bit for bit."""
+    R = h.shape[0]
+    rows = np.arange(R)
+
+    def argmax_low(x):
+        best = x.max(axis=1, keepdims=True)
+        return np.argmax(x >= best - 1e-9 * np.maximum(1.0, np.abs(best)), axis=1)
+
+    marg, items, inc = h.copy(), np.empty((R, k), dtype=np.int64), np.zeros(R)
+    for j in range(k):
+        c = argmax_low(marg)
+        items[:, j] = c
+        inc += marg[rows, c]
+        marg -= S == S[rows, c][:, None]
+        marg[rows, c] = -np.inf
+    items.sort(axis=1)
+    return items, inc
+
+
+@pytest.mark.parametrize("n, k", [(2, 1), (7, 3), (10, 5), (40, 20)])
+def test_greedy_sets_kernel_equals_the_numpy_construction_bit_for_bit(n, k):
+    """Rows with many equal scores and increments equal or within the 1e-9 tie tolerance (the
+    cases where the order of the operations could matter), scaled up to 1e6."""
+    from onlinerank._kernels.adversaries import greedy_sets
+
+    rng = np.random.default_rng(n)
+    for scale in (1.0, 1e6):
+        S = rng.integers(0, 3, size=(64, n)).astype(float)
+        h = scale * rng.integers(-2, 3, size=(64, n)) + rng.choice([0.0, 1e-10, 0.3], size=(64, n)) * scale
+        items, inc = np.empty((64, k), dtype=np.int64), np.empty(64)
+        greedy_sets(h, S, k, items, inc)
+        want_items, want_inc = _greedy_sets_numpy(h, S, k)
+        np.testing.assert_array_equal(items, want_items)
+        assert inc.tobytes() == want_inc.tobytes()
+
+
 @pytest.mark.slow
 def test_greedy_beats_the_uniform_adversary():
     game = Game(n=8, T=300)

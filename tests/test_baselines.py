@@ -411,3 +411,38 @@ def test_permelearn_tuning():
     pl.reset(g, 1)
     assert pl.c == 9.0
     assert pl.eta_value == pytest.approx(math.log1p(math.sqrt(2 * 10 * math.log(10) / 100.0)))
+
+
+@pytest.mark.parametrize("name", ["fpl", "ftl", "uniform", "permelearn"])
+@pytest.mark.parametrize("family, n", [("single", 9), ("single", 100), ("spearman", 12), ("graded", 30)])
+def test_expected_positions_are_the_single_choice_expected_losses_bit_for_bit(name, family, n):
+    """What an adaptive adversary reads in one call equals, float for float, the n queries of
+    the expected loss it replaces (integer and real scores, ties included), so the greedy and
+    reverse adversaries play the same feedback either way."""
+    from onlinerank.adversaries import make_adversary
+    from onlinerank.adversaries.base import expected_positions as positions_of
+    from onlinerank.feedback import Feedback
+    from onlinerank.game import Game
+    from onlinerank.learners import make_learner
+
+    game = Game(n=n, T=500, family="spearman" if family == "graded" else family)
+    R = 4
+    learner = make_learner(name)
+    learner.reset(game, R)
+    adv = make_adversary("uniform" if family == "single" else "mallows")
+    adv.reset(game, [np.random.default_rng(i) for i in range(R)])
+    rng = np.random.default_rng(n)
+    for t in range(1, 41):
+        if family == "graded":  # real-valued scores
+            learner.update(Feedback(n, values=rng.normal(size=(R, n)), family="graded"))
+        else:
+            learner.update(adv.feedback(t, None))
+        if t % 10:
+            continue
+        pos = learner.expected_positions()
+        singles = np.stack(
+            [learner.expected_loss(Feedback(n, items=np.full((R, 1), u), family="single")) for u in range(n)],
+            axis=1,
+        )
+        assert pos.tobytes() == singles.tobytes()
+        assert positions_of(learner, R, n).tobytes() == singles.tobytes()

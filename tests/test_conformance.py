@@ -140,6 +140,7 @@ LEARNER_HOOKS = (
     "expected_loss",
     "log_weights",
     "pair_probs",
+    "expected_positions",
     "sample_first_step",
     "regret_bound",
     "plot_style",
@@ -209,6 +210,15 @@ def test_learner_hooks_follow_the_contract(name):
             np.testing.assert_allclose(el, dense_expected_loss(P, s), rtol=1e-9, atol=1e-9)
         if a is not None:
             np.testing.assert_allclose(P, expit(a[:, :, None] - a[:, None, :]) * ~np.eye(game.n, dtype=bool))
+        pos = learner.expected_positions()
+        if not cls.implements("expected_positions"):
+            assert pos is None
+        if pos is not None:  # the n single-choice expected losses, bit for bit
+            n = game.n
+            alone = [Feedback(n, items=np.full((R, 1), u), family="single") for u in range(n)]
+            singles = [learner.expected_loss(fb) for fb in alone]
+            assert pos.shape == (R, n) and pos.dtype == np.float64
+            assert pos.tobytes() == np.stack(singles, axis=1).tobytes(), (pos, singles)
         if cls.implements("sample_first_step"):
             learner.sample_first_step()
         else:

@@ -77,7 +77,7 @@ def test_every_kernel_a_caller_looks_up_is_where_it_looks():
     assert not missing, missing
     # the scan sees the callers of every job's module
     modules = {m for _, m, _ in lookups}
-    for job in ("onlinerank", "baselines", "feedback", "worst_case"):
+    for job in ("onlinerank", "baselines", "feedback", "worst_case", "adversaries"):
         assert f"{KERNELS}.{job}" in modules, job
     assert ("samplers.py", f"{KERNELS}.onlinerank", "qs_rows") in lookups
     assert ("logweights.py", f"{KERNELS}.onlinerank", "play_items") in lookups

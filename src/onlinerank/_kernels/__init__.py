@@ -8,7 +8,8 @@
   the positions of the chosen items (counted, not sorted);
 * :mod:`.streams` -- the random streams: the SplitMix64 finaliser and the per-round seeds of
   :mod:`onlinerank.seeding`, and a compiled copy of numpy's ``default_rng(seed).permutation``;
-* :mod:`.worst_case` -- the layers of the exact worst-case DP (:mod:`onlinerank.worst_case`).
+* :mod:`.worst_case` -- the layers of the exact worst-case DP (:mod:`onlinerank.worst_case`);
+* :mod:`.adversaries` -- the greedy adaptive adversary's score counts and feedback sets.
 
 They import numba, so their callers import them lazily, on first use (``import onlinerank`` stays
 light).  Importing any of them first runs this package's start-up, once per process:

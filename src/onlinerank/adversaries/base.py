@@ -92,6 +92,8 @@ class LearnerView(Protocol):
 
     def pair_probs(self) -> np.ndarray | None: ...
 
+    def expected_positions(self) -> np.ndarray | None: ...
+
 
 ADVERSARIES = Registry("adversary")
 #: class decorator adding a adversary to :data:`ADVERSARIES` under ``cls.name``
@@ -147,7 +149,8 @@ def bradley_terry_positions(a: np.ndarray) -> np.ndarray:
 def expected_positions(learner: LearnerView, reps: int, n: int, who: str = "this adversary") -> np.ndarray:
     """Expected ``pi(u) - 1`` (R, n) of every item under the learner's coming ranking: its
     distribution, never its sample.  Learners with log-weights (``log_weights()``: OnlineRank)
-    by :func:`bradley_terry_positions`; any other learner by n queries of its exact expected
+    by :func:`bradley_terry_positions`; learners that give them at once (``expected_positions()``,
+    bit-identical to the queries below) by that call; any other learner by n queries of its exact expected
     loss of the feedback "item u chosen alone", whose pairwise loss is the number of items ranked
     before u (a ``ValueError`` naming ``who`` if the learner has no exact expected loss)."""
     R = reps
@@ -156,6 +159,9 @@ def expected_positions(learner: LearnerView, reps: int, n: int, who: str = "this
         a = np.asarray(a, dtype=np.float64)
         if a.shape == (R, n):
             return bradley_terry_positions(a)
+    pos = learner.expected_positions()
+    if pos is not None:
+        return np.asarray(pos, dtype=np.float64)
     out = np.empty((R, n))
     for u in range(n):
         el = learner.expected_loss(Feedback(n, items=np.full((R, 1), u), family="single"))

@@ -50,26 +50,14 @@ __all__ = ["GreedyAdversary", "greater_counts"]
 
 
 def greater_counts(S: np.ndarray) -> np.ndarray:
-    """``g[r, u] = #{v : S[r, v] > S[r, u]}`` for (R, n) scores, by sorting (O(n log n) a row)."""
-    S = np.asarray(S, dtype=np.float64)
-    R, n = S.shape
-    order = np.argsort(-S, axis=1, kind="stable")  # decreasing scores
-    srt = np.take_along_axis(S, order, axis=1)
-    pos = np.broadcast_to(np.arange(n), (R, n))
-    new = np.ones((R, n), dtype=bool)
-    new[:, 1:] = srt[:, 1:] != srt[:, :-1]
-    # index of the first entry of each run of equal scores = number of strictly greater entries
-    first = np.maximum.accumulate(np.where(new, pos, 0), axis=1)
-    out = np.empty((R, n), dtype=np.int64)
-    np.put_along_axis(out, order, first, axis=1)
+    """``g[r, u] = #{v : S[r, v] > S[r, u]}`` for (R, n) scores, by sorting (O(n log n) a row,
+    compiled: :func:`onlinerank._kernels.adversaries.greater_counts`)."""
+    from .._kernels import adversaries as K  # lazy: numba start-up only when a greedy round runs
+
+    S = np.ascontiguousarray(S, dtype=np.float64)
+    out = np.empty(S.shape, dtype=np.int64)
+    K.greater_counts(S, out)
     return out
-
-
-def _argmax_low(x: np.ndarray) -> np.ndarray:
-    """Row-wise argmax, ties (within 1e-9 relative) to the lowest index; -inf entries excluded."""
-    best = x.max(axis=1, keepdims=True)
-    tol = 1e-9 * np.maximum(1.0, np.abs(best))
-    return np.argmax(x >= best - tol, axis=1)
 
 
 @register
@@ -101,23 +89,14 @@ class GreedyAdversary(Adversary):
 
     def feedback(self, t: int, learner: LearnerView) -> Feedback:
         R, n, k = self.reps, self.game.n, self.k
-        h = self.positions(learner) - greater_counts(self.S)
-        rows = np.arange(R)
+        from .._kernels import adversaries as K  # lazy: numba start-up only when a greedy round runs
+
+        h = np.ascontiguousarray(self.positions(learner) - greater_counts(self.S))
+        items = np.empty((R, k), dtype=np.int64)
+        inc = np.empty(R)
+        K.greedy_sets(h, self.S, k, items, inc)
         if k == 1:
-            items = _argmax_low(h)[:, None]
-            inc = h[rows, items[:, 0]]
-        else:
-            marg = h.copy()
-            items = np.empty((R, k), dtype=np.int64)
-            inc = np.zeros(R)
-            for j in range(k):
-                c = _argmax_low(marg)
-                items[:, j] = c
-                inc += marg[rows, c]
-                same = self.S == self.S[rows, c][:, None]  # tied with the new item
-                marg -= same
-                marg[rows, c] = -np.inf
-            items.sort(axis=1)
+            inc = h[np.arange(R), items[:, 0]]
         self.last_increment = inc
         fb = Feedback(n, items=items, family=self.game.family)
         fb.add_to(self.S)

@@ -20,6 +20,8 @@ hook                       default                               override to
 ``expected_loss(fb)``      ``None`` (no exact expectation)       return the exact E[loss] (R,)
 ``log_weights()``          ``None``                              expose Bradley-Terry log-weights
 ``pair_probs()``           ``None``                              expose P(u before v) (R, n, n)
+``expected_positions()``   ``None`` (n ``expected_loss`` calls)  give E[pi(u) - 1] (R, n) at once,
+                                                                 bit-identical to those calls
 ``sample_first_step()``    raises ``NotImplementedError``        time a partial draw (timing.py)
 ``play_block(...)``        the per-round reference loop          play many rounds in one call
 ``describe()``             ``{"learner": name}``                 add parameters to the outputs
@@ -201,6 +203,15 @@ class Learner:
     def pair_probs(self) -> np.ndarray | None:
         """Pairwise marginals ``P[r, u, v] = P(u before v)`` (R, n, n) of the coming ranking,
         diagonal 0; default ``None`` (not available)."""
+        return None
+
+    def expected_positions(self) -> np.ndarray | None:
+        """Expected ``pi(u) - 1`` (R, n) of every item under the coming ranking, in one call, or
+        ``None`` (the default): then an adaptive adversary that reads them asks
+        :meth:`expected_loss` of each single choice ``{u}`` instead
+        (:func:`onlinerank.adversaries.base.expected_positions`).  An override must return exactly
+        those n expected losses, bit for bit (the conformance tests compare them), so that an
+        adversary plays the same feedback whichever way it asks."""
         return None
 
     def sample_first_step(self) -> None:

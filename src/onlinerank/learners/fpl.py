@@ -148,6 +148,18 @@ class FollowPerturbedLeader(Learner):
             return self._expected_loss_mc(fb)
         return self._expected_loss_exact(fb)
 
+    def expected_positions(self) -> np.ndarray | None:
+        """``E[pi(u) - 1] = sum_v P(v before u) - P(u before u)`` (R, n) for every u at once: the
+        terms and the sums of :meth:`_expected_loss_exact` on each single choice ``{u}`` (the same
+        elementwise formula, each row of n terms summed contiguously, then ``- 1/2``), so the
+        same floats.  ``None`` (n queries of :meth:`expected_loss`) without noise or with Monte
+        Carlo expectations."""
+        if self.scale_value == 0 or self.expected == "mc":
+            return None
+        c = self.scale_value
+        p = uniform_pair_probs(self.S[:, None, :] - self.S[:, :, None], c)  # p[r, u, v]: v before u
+        return p.sum(axis=2) - uniform_pair_probs(np.zeros(1), c)[0]
+
     def _expected_loss_exact(self, fb: Feedback) -> np.ndarray:
         c = self.scale_value
         if fb.items is not None:

@@ -394,6 +394,12 @@ class PermELearn(Learner):
         self._balanced()
         return self.a[:, :, None] * self.K * self.b[:, None, :]
 
+    def expected_positions(self) -> np.ndarray:
+        """``E[pi(u) - 1] = sum_j (j - 1) W[u, j]`` (R, n), the vector every
+        :meth:`expected_loss` reads (a single choice's loss is its entry)."""
+        self._balanced()
+        return self.epos.copy()
+
     def expected_loss(self, fb: Feedback) -> np.ndarray:
         self._balanced()
         if fb.items is not None:

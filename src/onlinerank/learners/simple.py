@@ -41,6 +41,14 @@ class FollowTheLeader(Learner):
     def expected_loss(self, fb: Feedback) -> np.ndarray:
         return fb.pairwise_loss(self._order())
 
+    def expected_positions(self) -> np.ndarray:
+        """Each item's 0-based position in the (deterministic) order, as floats: the
+        :meth:`expected_loss` of each single choice, at once."""
+        order = self._order()
+        pos = np.empty(order.shape)
+        np.put_along_axis(pos, order, np.arange(order.shape[1], dtype=np.float64)[None, :], axis=1)
+        return pos
+
     def update(self, fb: Feedback) -> None:
         fb.add_to(self.S)
 
@@ -83,6 +91,10 @@ class UniformRanking(Learner):
 
     def expected_loss(self, fb: Feedback) -> np.ndarray:
         return 0.5 * fb.pair_abs_sum()
+
+    def expected_positions(self) -> np.ndarray:
+        """``(n - 1) / 2`` for every item: the :meth:`expected_loss` of each single choice."""
+        return np.full((self.reps, self.game.n), 0.5 * float(self.game.n - 1))
 
     def update(self, fb: Feedback) -> None:
         pass
