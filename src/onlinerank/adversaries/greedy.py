@@ -52,7 +52,7 @@ __all__ = ["GreedyAdversary", "greater_counts"]
 def greater_counts(S: np.ndarray) -> np.ndarray:
     """``g[r, u] = #{v : S[r, v] > S[r, u]}`` for (R, n) scores, by sorting (O(n log n) a row,
     compiled: :func:`onlinerank._kernels.adversaries.greater_counts`)."""
-    from .._kernels import adversaries as K  # lazy: numba start-up only when a greedy round runs
+    from .._kernels import adversaries as K  # lazy: numba starts only where the kernels run
 
     S = np.ascontiguousarray(S, dtype=np.float64)
     out = np.empty(S.shape, dtype=np.int64)
@@ -80,6 +80,11 @@ class GreedyAdversary(Adversary):
         super().reset(game, rngs)
         self.k = cast(int, game.chosen)  # a binary family
         self.S = np.zeros((self.reps, game.n))
+        # the compiled kernels, loaded once here (numba starts only for a game the adversary plays),
+        # not by an import statement every round, which costs more than the kernels' work
+        from .._kernels import adversaries as K
+
+        self.K = K
         #: (R,) the exact one-step expected regret increment of the last feedback played
         self.last_increment: np.ndarray | None = None
 
@@ -89,12 +94,12 @@ class GreedyAdversary(Adversary):
 
     def feedback(self, t: int, learner: LearnerView) -> Feedback:
         R, n, k = self.reps, self.game.n, self.k
-        from .._kernels import adversaries as K  # lazy: numba start-up only when a greedy round runs
-
-        h = np.ascontiguousarray(self.positions(learner) - greater_counts(self.S))
+        g = np.empty((R, n), dtype=np.int64)
+        self.K.greater_counts(self.S, g)
+        h = np.ascontiguousarray(self.positions(learner) - g)
         items = np.empty((R, k), dtype=np.int64)
-        inc = np.empty(R)
-        K.greedy_sets(h, self.S, k, items, inc)
+        inc: np.ndarray = np.empty(R)
+        self.K.greedy_sets(h, self.S, k, items, inc)
         if k == 1:
             inc = h[np.arange(R), items[:, 0]]
         self.last_increment = inc
