@@ -98,10 +98,8 @@ class GreedyAdversary(Adversary):
         self.K.greater_counts(self.S, g)
         h = np.ascontiguousarray(self.positions(learner) - g)
         items = np.empty((R, k), dtype=np.int64)
-        inc: np.ndarray = np.empty(R)
+        inc = np.empty(R)
         self.K.greedy_sets(h, self.S, k, items, inc)
-        if k == 1:
-            inc = h[np.arange(R), items[:, 0]]
         self.last_increment = inc
         fb = Feedback(n, items=items, family=self.game.family)
         fb.add_to(self.S)
