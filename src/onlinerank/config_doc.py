@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .settings import SCHEMA_PATH
+from .settings import load_schema
 
 __all__ = ["INTRO", "NOTES", "key_rows", "config_readme", "main"]
 
@@ -133,9 +133,7 @@ def key_rows(schema: dict | None = None) -> Iterator[tuple[str, str, str, str]]:
     of a map by label as ``a.<label>.b``; the keys of the simulation stages as ``<stage>.key``,
     once).  The default is the schema's, ``required`` for
     a required key, empty for an optional key without one."""
-    import yaml  # lazy: a reader of the settings never renders their documentation
-
-    schema = schema or yaml.safe_load(SCHEMA_PATH.read_text())
+    schema = schema or load_schema()
     stage_done = False
 
     def walk(node: dict, prefix: str) -> Iterator[tuple[str, str, str, str]]:

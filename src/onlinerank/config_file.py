@@ -28,9 +28,11 @@ __all__ = ["load_yaml", "read_config", "check_config_files", "output_dirs"]
 
 
 def _loader(name: str) -> type:
-    """A safe YAML loader that refuses a key given twice in one mapping, naming ``name``."""
+    """A safe YAML loader that refuses a key given twice in one mapping, naming ``name``: on
+    libyaml's parser where PyYAML has it (the same documents and marks, about 10x faster than
+    the pure-Python parser), the checks in Python either way."""
 
-    class UniqueKeyLoader(yaml.SafeLoader):
+    class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
         def construct_mapping(self, node, deep=False):
             first: dict[Any, int] = {}
             for key_node, _ in node.value:

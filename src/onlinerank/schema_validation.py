@@ -17,9 +17,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-import yaml
-
-from .settings import SCHEMA_PATH, schema_default
+from .settings import load_schema, schema_default
 
 __all__ = [
     "jsonschema",
@@ -64,7 +62,7 @@ def validate_schema(config: dict, schema_path: str | Path | None = None) -> None
     unknown key it suggests the closest allowed one.
     """
     js = jsonschema()
-    schema = yaml.safe_load(Path(schema_path or SCHEMA_PATH).read_text())
+    schema = load_schema(schema_path)
     validator_cls = js.validators.validator_for(schema)
 
     def set_defaults(validator, properties, instance, schema_):

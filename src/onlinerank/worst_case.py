@@ -212,6 +212,7 @@ def _span(n: int, family: str) -> int:
     return n - 1 if family == "spearman" else 1
 
 
+@functools.lru_cache(maxsize=4096)  # pure; every validation of a config counts its DP cases again
 def estimate_states(
     n: int, T: int, family: str = "single", k: int = 1, labelled: bool = False, stop_above: float = math.inf
 ) -> float:
