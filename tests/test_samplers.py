@@ -395,6 +395,32 @@ def test_quicksort_close_calls_settled_exactly():
         np.testing.assert_array_equal(got, base)
 
 
+def test_quicksort_realised_loss_sorts_only_what_the_chosen_items_need():
+    """The simulator's QuickSort loss (``play_items``) sorts only the segments that hold a chosen
+    item; each segment draws from its own stream, so the chosen items' positions are those of the
+    whole order drawn with the same seed (``sample``): checked on rows of every scale (weight and
+    log forms), with ties, for every number of chosen items, at n up to 300."""
+    from onlinerank.seeding import draw_seeds
+
+    rng = np.random.default_rng(11)
+    for n in (1, 2, 3, 5, 17, 64, 300):
+        R = 6
+        S = np.ascontiguousarray(rng.normal(size=(R, n)) * np.array([[0.0], [0.1], [1], [20], [700], [1e4]]))
+        S[1] = np.round(S[1] * 10)  # ties
+        for k in sorted(k for k in {1, 2, n // 2, n - 1, n} if 1 <= k <= n):
+            lw = LogWeights(1.0, R, n)
+            lw.add_dense(S)
+            keys = rng.integers(0, 2**64, size=R, dtype=np.uint64)
+            t0 = int(rng.integers(1, 10**6))
+            items = np.stack([rng.choice(n, size=k, replace=False) for _ in range(R)])[:, None, :]
+            order = lw.sample("quicksort", draw_seeds(keys, t0))
+            pos = np.argsort(order, axis=1)
+            want = np.take_along_axis(pos, items[:, 0, :], axis=1).sum(axis=1) - k * (k - 1) / 2
+            exp_loss, loss = np.zeros(R), np.zeros(R)
+            lw.play_items(items, "quicksort", keys, t0, exp_loss, loss)
+            np.testing.assert_array_equal(loss, want, err_msg=f"n={n} k={k}")
+
+
 # --------------------------------------------------------------------------------------------------
 # properties (hypothesis): every output is a permutation
 # --------------------------------------------------------------------------------------------------

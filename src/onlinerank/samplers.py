@@ -33,7 +33,11 @@ item x goes before p with probability ``w_x / (w_x + w_p)``, tested as ``U (w_x 
 on weights ``exp(a - max a)`` (log form ``U < expit(a_x - a_p)`` for rows of range > 600).  The
 items are moved as single float64 records (weight with the item id in its low mantissa bits);
 the few coins whose outcome that packing could change are recomputed from the exact weights with
-the same uniform, so the orders are exactly those of the unpacked algorithm.
+the same uniform, so the orders are exactly those of the unpacked algorithm.  Each segment draws
+from its own stream, a function of the row's seed and of the segment's place [lo, hi) in the
+output, so the simulator's realised losses, which need only the chosen items' positions, sort only
+the segments that hold one of them (O(n) expected coins instead of O(n log n)) and get exactly the
+positions of the whole order.
 
 Randomness of the fast samplers: row r of ``*_rows`` reads nothing but ``seeds[r]`` (a counter-based
 SplitMix64 stream), so a row's order does not depend on the other rows of the batch;

@@ -29,7 +29,9 @@ Conventions shared by all kernels
   Plackett–Luce key a normal float, so the weight form is exact to float rounding.
 * Randomness: row r of a sampler reads only ``seeds[r]``.  The generator is SplitMix64 used as a
   counter (Weyl sequence + a bijective 64-bit finaliser; it passes BigCrush; :mod:`.streams`):
-  draw ``i`` of a row is ``mix(state0 + (i + 1) * WEYL_INCREMENT)`` with ``state0 = mix(seed ^ salt)``.
+  draw ``i`` of a row is ``mix(state0 + (i + 1) * WEYL_INCREMENT)`` with ``state0 = mix(seed ^ salt)``;
+  QuickSort's ``state0`` is per segment, derived from the row's and the segment's place in the
+  output (:func:`_segment_state`), so that skipping a segment moves no other draw.
   Uniforms use the top 53 bits (QuickSort coins, pivots) or 52 bits + 1/2 (exponentials, so that
   ``U`` lies in (0, 1)).
 * Packing: a float64 whose ``lowbits = ceil(log2 n)`` lowest mantissa bits are replaced by an item
@@ -134,6 +136,8 @@ class RoundScratch(NamedTuple):
     stack: np.ndarray
     #: (n,) int64: the position of each item in the QuickSort order
     positions: np.ndarray
+    #: (n,) uint64, zero between rounds: 1 for the chosen items, whose positions QuickSort must find
+    wanted: np.ndarray
 
 
 @njit(cache=True, error_model="numpy")
@@ -387,6 +391,9 @@ def pl_extract(kb, weights, seeds, mode, amax, lowbits):
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _TWO = np.uint64(2)
+#: odd multiplier of a segment's place in :func:`_segment_state` (a 64-bit golden-ratio-like
+#: constant, distinct from the Weyl increment of the draws within a segment)
+_SEGMENT_INCREMENT = np.uint64(0xD1B54A32D192ED03)
 
 
 @njit(cache=True, error_model="numpy")
@@ -403,21 +410,36 @@ def _qs_coin_exact(u, x, p, logform):
 
 
 @njit(cache=True, error_model="numpy")
-def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
+def _segment_state(root, lo, hi, n):
+    """The stream of QuickSort's segment [lo, hi) of an order of n items: a function of the row's
+    ``root`` and of the segment's place in the output alone.  Every segment of one run of Algorithm
+    2 has its own place (a segment's children lie strictly inside it and apart from each other), so
+    the segments' streams are distinct whatever order the segments are processed in and whichever
+    segments are left unsorted (:func:`_qs_sort`'s ``allitems``)."""
+    return _mix(root + (lo * (n + _ONE) + hi) * _SEGMENT_INCREMENT)
+
+
+@njit(cache=True, error_model="numpy")
+def _qs_sort(pk, wex, cb, logform, root, stack, lowbits, wanted, allitems):
     """Algorithm 2 in place on packed records ``pk`` (one float64 per item: its weight, or
     log-weight if ``logform``, with the ``lowbits`` lowest mantissa bits replaced by the item id);
     ``wex[item]`` holds the exact (unpacked) values.
 
-    Segment [lo, hi): a uniform pivot p is moved to hi-1; every other x goes before p with
-    probability ``w_x / (w_x + w_p)``: coin ``U (w_x + w_p) < w_x`` (log form
-    ``U < expit(a_x - a_p)``), ``U`` the draw ``state + (k + 1) WEYL_INCREMENT`` of the segment.  The coins
-    are drawn first in a vectorised pass on the packed values, whose relative error is below
-    ``2^(lowbits - 52)``; a coin closer than a safe multiple of that to its threshold is redrawn
-    from the exact values (same U), so the coins -- and the orders -- are exactly those of the
-    unpacked algorithm.  Then a branchless Lomuto partition moves the records (always swap,
-    advance by the coin).  A segment of two items needs a single coin: QuickSort puts x first
-    with probability ``w_x / (w_x + w_y)`` whichever is the pivot.  The larger side is pushed,
-    so the stack holds fewer than log2(m) + 1 segments.
+    Segment [lo, hi) with stream ``state = _segment_state(root, lo, hi, n)``: a uniform pivot p
+    (draw ``state``) is moved to hi-1; the k-th other x goes before p with probability
+    ``w_x / (w_x + w_p)``: coin ``U (w_x + w_p) < w_x`` (log form ``U < expit(a_x - a_p)``), ``U`` the
+    draw ``state + (k + 1) WEYL_INCREMENT``.  The coins are drawn first in a vectorised pass on the
+    packed values, whose relative error is below ``2^(lowbits - 52)``; a coin closer than a safe
+    multiple of that to its threshold is redrawn from the exact values (same U), so the coins --
+    and the orders -- are exactly those of the unpacked algorithm.  Then a branchless Lomuto
+    partition moves the records (always swap, advance by the coin).  A segment of two items needs
+    a single coin: QuickSort puts x first with probability ``w_x / (w_x + w_y)`` whichever is the
+    pivot.  The larger side is pushed, so the stack holds fewer than log2(m) + 1 segments.
+
+    ``allitems`` False sorts only what the positions of the items with ``wanted[item] = 1``
+    need: a segment holding none of them is left as it is (its items' positions are not those
+    of the order), so a realised loss costs O(n) expected coins instead of O(n log n).  The
+    wanted items end where the whole sort puts them (same segments, same streams, same coins).
     """
     n = np.uint64(pk.shape[0])
     mask = (np.int64(1) << lowbits) - 1
@@ -428,7 +450,7 @@ def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
     while True:
         while hi - lo > _ONE:
             m = hi - lo
-            state += _WEYL_INCREMENT
+            state = _segment_state(root, lo, hi, n)
             if m == _TWO:
                 k0 = pk[lo]
                 k1 = pk[lo + _ONE]
@@ -472,30 +494,49 @@ def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
                         close = abs(d) <= rel * (x + kp)
                     if close:
                         cb[i] = np.uint64(_qs_coin_exact(u, wex[_item(x, mask)], wp, logform))
-            state += m * _WEYL_INCREMENT
             j = lo
             i = lo
-            while i < last:
-                x = pk[i]
-                pk[i] = pk[j]
-                pk[j] = x
-                j += cb[i]
-                i += _ONE
+            before = _ZERO  # wanted items that go before the pivot
+            after = _ZERO
+            if allitems:
+                while i < last:
+                    x = pk[i]
+                    pk[i] = pk[j]
+                    pk[j] = x
+                    j += cb[i]
+                    i += _ONE
+            else:
+                while i < last:
+                    x = pk[i]
+                    pk[i] = pk[j]
+                    pk[j] = x
+                    w = wanted[_item(x, mask)]
+                    before += w & cb[i]
+                    after += w & (cb[i] ^ _ONE)
+                    j += cb[i]
+                    i += _ONE
             # pivot to position j: left = [lo, j), right = [j + 1, hi)
             pk[last] = pk[j]
             pk[j] = kp
-            if j - lo < hi - j - _ONE:
-                if hi - j - _ONE > _ONE:
+            left = j - lo > _ONE and (allitems or before > _ZERO)
+            right = hi - j - _ONE > _ONE and (allitems or after > _ZERO)
+            if left and right:
+                if j - lo < hi - j - _ONE:
                     stack[sp] = j + _ONE
                     stack[sp + _ONE] = hi
                     sp += _TWO
-                hi = j
-            else:
-                if j - lo > _ONE:
+                    hi = j
+                else:
                     stack[sp] = lo
                     stack[sp + _ONE] = j
                     sp += _TWO
+                    lo = j + _ONE
+            elif left:
+                hi = j
+            elif right:
                 lo = j + _ONE
+            else:
+                break
         if sp == _ZERO:
             break
         sp -= _TWO
@@ -504,9 +545,11 @@ def _qs_sort(pk, wex, cb, logform, state, stack, lowbits):
 
 
 @_no_refcounts
-def _qs_row(lw, r, seed, wex, pk, cb, stack, lowbits):
+def _qs_row(lw, r, seed, wex, pk, cb, stack, lowbits, wanted, allitems):
     """One Algorithm-2 order of row r of the state ``lw`` into the packed records ``pk`` (read the
-    items with :func:`_item`); False if some log-weight of the row is not finite."""
+    items with :func:`_item`); with ``allitems`` False only as far as the positions of the items
+    with ``wanted[item] = 1`` need (:func:`_qs_sort`).  False if some log-weight of the row is not
+    finite."""
     S, eta = lw.S, lw.eta
     n = S.shape[1]
     mask = (np.int64(1) << lowbits) - 1
@@ -529,7 +572,7 @@ def _qs_row(lw, r, seed, wex, pk, cb, stack, lowbits):
                 wex[u] = eta * S[r, u] - amax
     for u in range(n):
         pk[u] = np.int64((np.float64(wex[u]).view(np.int64) & ~mask) | u).view(np.float64)
-    _qs_sort(pk, wex, cb, logform, state, stack, lowbits)
+    _qs_sort(pk, wex, cb, logform, state, stack, lowbits, wanted, allitems)
     return ok
 
 
@@ -546,7 +589,7 @@ def qs_rows(weights, seeds, out, lowbits):
     mask = (np.int64(1) << lowbits) - 1
     ok = True
     for r in range(R):
-        ok &= _qs_row(lw, r, seeds[r], wex, pk, cb, stack, lowbits)
+        ok &= _qs_row(lw, r, seeds[r], wex, pk, cb, stack, lowbits, cb, True)
         for u in range(n):
             out[r, u] = _item(pk[u], mask)
     return ok
@@ -585,7 +628,7 @@ def qs_rows_shared(a, seeds, out, lowbits):
         for u in range(n):
             wex[u] = w0[u]
             pk[u] = np.int64((np.float64(w0[u]).view(np.int64) & ~mask) | u).view(np.float64)
-        _qs_sort(pk, wex, cb, logform, state, stack, lowbits)
+        _qs_sort(pk, wex, cb, logform, state, stack, lowbits, cb, True)
         for u in range(n):
             out[r, u] = _item(pk[u], mask)
     return ok
@@ -959,7 +1002,8 @@ def play_items(weights, histogram, items, keys, t0, sampler, lowbits, exp_loss, 
     expected loss (:func:`_el_items_row`); if ``keys`` is not empty, the order of seed
     ``_round_seed(keys[r], t)`` (``sampler`` 0: Plackett-Luce, 1: QuickSort) and ``loss[r] +=``
     its realised loss, which needs only the positions of the chosen items (Plackett-Luce:
-    counted from the keys, no sort; QuickSort: the whole Algorithm 2); then the update
+    counted from the keys, no sort; QuickSort: Algorithm 2 on the segments that hold a chosen
+    item, the others left unsorted, :func:`_qs_sort`); then the update
     (:func:`_add_items_row`).  Rows are independent, so each replicate plays its whole block
     while its state is in cache.  False if some log-weight was not finite.
 
@@ -986,6 +1030,7 @@ def play_items(weights, histogram, items, keys, t0, sampler, lowbits, exp_loss, 
         coins=np.empty(n, dtype=np.uint64),
         stack=np.empty(2 * 70, dtype=np.uint64),
         positions=np.empty(n, dtype=np.int64),
+        wanted=np.zeros(n, dtype=np.uint64),
     )
     hist = ScoreHistogram(*histogram)
     return _play_items_rows(lw, hist, items, keys, t0, sampler, lowbits, exp_loss, loss, scratch)
@@ -1021,8 +1066,14 @@ def _play_items_rows(lw, hist, items, keys, t0, sampler, lowbits, exp_loss, loss
                 if sampler == 0:
                     ok &= _pl_row_true_keys(lw, r, seed, tk)
                     ps = _possum(tk, it, scratch.tie_keys, scratch.tie_ids)
-                else:
-                    ok &= _qs_row(lw, r, seed, scratch.qs_values, pk, scratch.coins, scratch.stack, lowbits)
+                else:  # the chosen items' positions only: the segments without one stay unsorted
+                    wanted = scratch.wanted
+                    for j in range(k):
+                        wanted[it[j]] = _ONE
+                    qv, coins, stack = scratch.qs_values, scratch.coins, scratch.stack
+                    ok &= _qs_row(lw, r, seed, qv, pk, coins, stack, lowbits, wanted, False)
+                    for j in range(k):
+                        wanted[it[j]] = _ZERO
                     for i in range(n):
                         pos[_item(pk[i], mask)] = i
                     ps = 0
