@@ -24,6 +24,7 @@ steps that read settings (claims, figures) do not depend on the engine's code.
 
 from __future__ import annotations
 
+import copy
 import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
@@ -563,16 +564,17 @@ def load_schema(path: str | Path | None = None) -> Any:
     has it (the same document as the pure-Python ``yaml.safe_load``, about 12x faster: a schema
     of 20 kB took 40 ms, paid by every Snakemake start and every validation).  Each call returns
     its own deep copy, so a caller may change it."""
-    import copy
-
     import yaml  # lazy: this module imports nothing heavy at module level
 
     file = Path(path or SCHEMA_PATH)
     stat = file.stat()
     key = (str(file.resolve()), stat.st_mtime_ns, stat.st_size)
     if key not in _SCHEMAS:
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        _SCHEMAS[key] = yaml.load(file.read_text(), Loader=loader)  # noqa: S506 (a safe loader)
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(file.read_text())  # safe types only
+        try:
+            _SCHEMAS[key] = loader.get_single_data()
+        finally:
+            loader.dispose()
     return copy.deepcopy(_SCHEMAS[key])
 
 
