@@ -117,29 +117,45 @@ def children_cpu() -> float:
 
 @pytest.mark.slow
 def test_the_estimate_predicts_the_smoke_tiers_job_seconds(smoke_run, tmp_path):
-    """The estimate of the smoke tier against a run of it on one core right after it: within 25 %
-    (the tolerance this test states), in CPU seconds (``--cpu``: a job's seconds on an idle core;
-    the load of other processes on this shared machine moves wall-clock times by half either way
-    within minutes, CPU seconds much less).  The run's CPU seconds are those of the Snakemake run
-    minus those of the same run with nothing left to do (its DAG and start-up, which are no job's);
-    the log's job-seconds per rule are reported next to the estimate's."""
-    p = python_m("bench.estimate", "config/smoke.yaml", "--json", "--cpu", timeout=1800)
-    assert p.returncode == 0, p.stderr[-3000:]
-    predicted = json.loads(p.stdout)
-    repo = copy_repo(tmp_path / "repo")
-    # the kernels as the session's smoke run compiled them (the checkout's own caches may not hold
-    # every signature yet): the run measured loads them, as a tier's second run does
-    for cache in (smoke_run / "src").rglob("__pycache__"):
-        shutil.copytree(cache, repo / cache.relative_to(smoke_run), dirs_exist_ok=True)
-    args = ("--configfile", "config/smoke.yaml", "--cores", "1", "--quiet", "host")  # the jobs in the log
-    c0 = children_cpu()
-    run = snakemake(repo, *args, timeout=2400)
-    c1 = children_cpu()
+    """The estimate of the smoke tier against a run of it on one core: within 25 % (the tolerance
+    this test states), in CPU seconds (``--cpu``: a job's seconds on an idle core; the load of
+    other processes on this shared machine moves wall-clock times by half either way within
+    minutes, CPU seconds much less).  The estimate and the run go side by side, one core each, so
+    that both meet the same load: on the 2 virtual cores of this machine a busy neighbour core
+    (another test's subprocesses) slows a process's CPU seconds too, by up to a fifth, and an
+    estimate made before the run met other neighbours than the run (a failure of 118 CPU-s
+    estimated against 80.5 measured, while alone the same code gave 95.3 against 99.8).  The run's
+    CPU seconds are those of the Snakemake run minus those of the same run with nothing left to do
+    (its DAG and start-up, which are no job's); the log's job-seconds per rule are reported next
+    to the estimate's."""
+    estimate = subprocess.Popen(
+        [sys.executable, "-m", "bench.estimate", "config/smoke.yaml", "--json", "--cpu"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        repo = copy_repo(tmp_path / "repo")
+        # the kernels as the session's smoke run compiled them (the checkout's own caches may not
+        # hold every signature yet): the run measured loads them, as a tier's second run does
+        for cache in (smoke_run / "src").rglob("__pycache__"):
+            shutil.copytree(cache, repo / cache.relative_to(smoke_run), dirs_exist_ok=True)
+        args = ("--configfile", "config/smoke.yaml", "--cores", "1", "--quiet", "host")  # the jobs in the log
+        # the estimate is not waited for before c1, so its CPU seconds are not among the children's yet
+        c0 = children_cpu()
+        run = snakemake(repo, *args, timeout=2400)
+        c1 = children_cpu()
+    finally:
+        out, err = estimate.communicate(timeout=1800)
+    assert estimate.returncode == 0, err[-3000:]
     assert run.returncode == 0, run.stderr[-3000:]
+    predicted = json.loads(out)
+    after_estimate = children_cpu()
     again = snakemake(repo, *args, timeout=600)
     c2 = children_cpu()
     assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr
-    measured = (c1 - c0) - (c2 - c1)
+    measured = (c1 - c0) - (c2 - after_estimate)
     log = sorted((repo / ".snakemake" / "log").glob("*.snakemake.log"))[0]  # the run (then the rerun)
     wall = log_job_seconds(log)
     report = {  # rule: (predicted CPU seconds, measured job-seconds from the log)
