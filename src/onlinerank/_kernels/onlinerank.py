@@ -498,23 +498,16 @@ def _qs_sort(pk, wex, cb, logform, root, stack, lowbits, wanted, allitems):
             i = lo
             before = _ZERO  # wanted items that go before the pivot
             after = _ZERO
-            if allitems:
-                while i < last:
-                    x = pk[i]
-                    pk[i] = pk[j]
-                    pk[j] = x
-                    j += cb[i]
-                    i += _ONE
-            else:
-                while i < last:
-                    x = pk[i]
-                    pk[i] = pk[j]
-                    pk[j] = x
+            while i < last:
+                x = pk[i]
+                pk[i] = pk[j]
+                pk[j] = x
+                if not allitems:
                     w = wanted[_item(x, mask)]
                     before += w & cb[i]
                     after += w & (cb[i] ^ _ONE)
-                    j += cb[i]
-                    i += _ONE
+                j += cb[i]
+                i += _ONE
             # pivot to position j: left = [lo, j), right = [j + 1, hi)
             pk[last] = pk[j]
             pk[j] = kp
@@ -589,7 +582,7 @@ def qs_rows(weights, seeds, out, lowbits):
     mask = (np.int64(1) << lowbits) - 1
     ok = True
     for r in range(R):
-        ok &= _qs_row(lw, r, seeds[r], wex, pk, cb, stack, lowbits, cb, True)
+        ok &= _qs_row(lw, r, seeds[r], wex, pk, cb, stack, lowbits, cb, True)  # whole: wanted unread
         for u in range(n):
             out[r, u] = _item(pk[u], mask)
     return ok
@@ -628,7 +621,7 @@ def qs_rows_shared(a, seeds, out, lowbits):
         for u in range(n):
             wex[u] = w0[u]
             pk[u] = np.int64((np.float64(w0[u]).view(np.int64) & ~mask) | u).view(np.float64)
-        _qs_sort(pk, wex, cb, logform, state, stack, lowbits, cb, True)
+        _qs_sort(pk, wex, cb, logform, state, stack, lowbits, cb, True)  # whole: wanted unread
         for u in range(n):
             out[r, u] = _item(pk[u], mask)
     return ok
