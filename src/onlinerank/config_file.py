@@ -23,16 +23,16 @@ from typing import Any
 import yaml
 
 from .schema_validation import ConfigError, resolve_output_dirs
+from .settings import yaml_safe_loader
 
 __all__ = ["load_yaml", "read_config", "check_config_files", "output_dirs"]
 
 
 def _loader(name: str) -> type:
-    """A safe YAML loader that refuses a key given twice in one mapping, naming ``name``: on
-    libyaml's parser where PyYAML has it (the same documents and marks, about 10x faster than
-    the pure-Python parser), the checks in Python either way."""
+    """A safe YAML loader that refuses a key given twice in one mapping, naming ``name``
+    (:func:`~onlinerank.settings.yaml_safe_loader`'s parser, the checks in Python)."""
 
-    class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    class UniqueKeyLoader(yaml_safe_loader()):  # type: ignore[misc]
         def construct_mapping(self, node, deep=False):
             first: dict[Any, int] = {}
             for key_node, _ in node.value:
