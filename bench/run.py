@@ -603,7 +603,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     if args.tiny:
-        return tiny()
+        return tiny(startup_=not args.no_startup, scale=not args.no_scale, worst_case=not args.no_worst_case)
     repeats = 7 if args.quick else 21
     rng = np.random.default_rng(20240611)
     print(
@@ -642,9 +642,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def tiny() -> int:
+def tiny(startup_: bool = True, scale: bool = True, worst_case: bool = True) -> int:
     """Every section of the benchmark at toy sizes (``--tiny``): the tests run it to check that
-    each entry point works; the numbers mean nothing."""
+    each entry point works; the numbers mean nothing.  ``--no-startup``, ``--no-scale`` and
+    ``--no-worst-case`` skip their sections here too (the start-up section compiles every kernel
+    into an empty cache: most of this mode's ~25 s)."""
     from bench.worst_case import bench_worst_case
 
     rng = np.random.default_rng(1)
@@ -654,9 +656,12 @@ def tiny() -> int:
     rows += bench_permelearn(8)
     for n, what, t, ratio, _rmin, _target, _ok in rows:
         print(f"{n:>6}  {what:<46} {_fmt_t(t):>13} {ratio:>6.2f}x")
-    startup()
-    bench_worst_case(tiny=True)
-    pipeline_cost()
+    if startup_:
+        startup()
+    if worst_case:
+        bench_worst_case(tiny=True)
+    if scale:
+        pipeline_cost()
     return 0
 
 

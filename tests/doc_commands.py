@@ -330,16 +330,20 @@ def make_help_commands() -> list[Command]:
 #: programs (``python -m`` modules) that run for minutes -> their quickest form (given the command's
 #: words and where the program's arguments begin)
 QUICKER = {
-    "bench": lambda words, start: [
-        *words,
-        *"--quick --sizes 100 --no-startup --no-scale --no-worst-case".split(),
-    ],
+    # every section at toy sizes but those that time start-up, scale-out and the worst-case DP:
+    # tests/test_bench.py runs each section (`--tiny`) and checks what it prints
+    "bench": lambda words, start: [*words, *"--tiny --no-startup --no-scale --no-worst-case".split()],
     # the estimate's plan (its jobs, no timing): tests/test_bench.py checks the timed estimate
     "bench.estimate": lambda words, start: [*words, "--plan"],
     # every further seed reruns the tier's sampled experiments: the dry run of each Snakemake call,
     # with one further seed (the plans of the others differ only by their seed); tests/test_seeds.py
     # runs `make replicate` on the smoke tier for real
-    "onlinerank.seeds": lambda words, start: [*words[: start + 1], "1", *words[start + 2 :], "-n"],
+    "onlinerank.seeds": lambda words, start: [
+        *words[: start + 1],
+        "1",
+        *words[start + 2 :],
+        *(["-n"] if "-n" not in words[start + 2 :] else []),
+    ],
 }
 
 
@@ -541,21 +545,54 @@ def _check_server(text: str, cp: Copy, where: str, env: tuple, timeout: float = 
             p.stdout.close()
 
 
-def _check_make(words: list[str], start: int, cp: Copy, where: str, env: tuple) -> None:
-    """``make -n`` with the command's arguments, then every command it prints (a recursive make
-    prints its own commands under ``-n``: they are checked, not the make line itself)."""
+def _make_dry(words: list[str], start: int) -> list[str]:
+    """``make -n`` with a make command's arguments (the installation stamps count as up to date)."""
     stamps = ["-o", ".venv/.installed-workflow", "-o", ".venv/.installed-test"]
-    dry = ["make", "--no-print-directory", "-n", *stamps, *words[start:]]
-    printed = _run(dry, cp, where, env).stdout
+    return ["make", "--no-print-directory", "-n", *stamps, *words[start:]]
+
+
+def _make_printed(printed: str) -> list[str]:
+    """The commands ``make -n`` printed that run (a recursive make prints its own commands under
+    ``-n``: they count, not the make line itself)."""
     lines: list[str] = []
     for line in printed.splitlines():
         if lines and lines[-1].endswith("\\"):
             lines[-1] += "\n" + line
         elif line.strip() and not re.match(r"make(\[\d+\])?: ", line):
             lines.append(line)
-    for line in lines:
-        if program(_split(line))[0] != "make":
-            check(line, cp, f"{where} (`{shlex.join(words)}` runs `{line.strip()[:200]}`)", env)
+    return [line for line in lines if program(_split(line))[0] != "make"]
+
+
+def _check_make(words: list[str], start: int, cp: Copy, where: str, env: tuple) -> None:
+    """``make -n`` with the command's arguments, then every command it prints."""
+    for line in _make_printed(_run(_make_dry(words, start), cp, where, env).stdout):
+        check(line, cp, f"{where} (`{shlex.join(words)}` runs `{line.strip()[:200]}`)", env)
+
+
+def run_form(text: str, env: tuple = ()) -> tuple[str, ...]:
+    """What :func:`check` runs for the command ``text``, without running it: the commands a make
+    command prints under ``make -n`` (made here, in the checkout), each as it runs (the quick form
+    of :data:`QUICKER`), as normalised argument lists.  Two commands written differently that run
+    the same (``make replicate SEEDS=4`` and ``make replicate SEEDS=2``: the dry run of one further
+    seed each) have the same form and are run once; a command whose form cannot be told (a make
+    that fails here, a shell syntax error) is its own form, so that it runs and fails as written."""
+    try:
+        words = _split(text)
+    except ValueError:
+        return (text,)
+    if not words:
+        return ()
+    prog, start = program(words)
+    if prog == "make":
+        p = subprocess.run(
+            _make_dry(words, start), cwd=ROOT, env={**os.environ, **dict(env)}, capture_output=True, text=True
+        )
+        if p.returncode != 0:
+            return (text,)
+        return tuple(form for line in _make_printed(p.stdout) for form in run_form(line, env))
+    if prog in QUICKER:
+        return (shlex.join(QUICKER[prog](words, start)),)
+    return (shlex.join(words),)
 
 
 def check(text: str, cp: Copy, where: str, env: tuple = ()) -> None:

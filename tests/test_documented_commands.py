@@ -5,7 +5,9 @@ command and how each one runs: cheap ones as written, on the smoke tier or a rec
 the default and stress tiers' runs and the SLURM profile's as dry runs of their full DAG; ``make``
 targets through the commands ``make -n`` prints; pytest by collecting). A how-to recipe is one test
 (its steps in order, in one copy); every other command is a test of its own, identical commands
-of several pages once. A command that fails fails its test with its page and line.
+of several pages once, and so are commands written differently that run the same commands
+(``make replicate SEEDS=4`` and ``SEEDS=2``: tests/doc_commands.py's ``run_form``). A command
+that fails fails its test with its page and line.
 """
 
 from __future__ import annotations
@@ -55,9 +57,16 @@ def _cases() -> list[Case]:
     for c in dc.make_help_commands():
         independent.setdefault((c.text, c.env), []).append(c.where)
         commands.setdefault((c.text, c.env), c)
-    for key, places in independent.items():
-        text = re.sub(r"\s+", " ", key[0])[:70]
-        cases.append(Case(f"{places[0]}: {text}", (commands[key],), tuple(places)))
+    # commands written differently that run the same (dc.run_form) run once, as the first written
+    same: dict[tuple, list[tuple]] = {}
+    for key in independent:
+        form = (key,) if commands[key].problem else (dc.run_form(*key), key[1])
+        same.setdefault(form, []).append(key)
+    for keys in same.values():
+        first = keys[0]
+        places = [p if k == first else f"{p} (`{k[0]}`)" for k in keys for p in independent[k]]
+        text = re.sub(r"\s+", " ", first[0])[:70]
+        cases.append(Case(f"{places[0]}: {text}", (commands[first],), tuple(places)))
     return cases
 
 
@@ -216,3 +225,18 @@ def test_a_misspelt_command_in_a_page_fails_with_its_page_and_line(tmp_path):
         assert len(cp.ran) == 2  # make -n; the recipe's first command (a dry run)
     finally:
         cp.close()
+
+
+def test_commands_written_differently_that_run_the_same_run_once():
+    """``run_form``: what a command runs, read off ``make -n`` and the quick forms without running
+    it.  The further seeds' count and a repeated ``-n`` do not change what runs (one further
+    seed's dry run); the tier does; a make that fails is its own form (it runs, and fails, as
+    written)."""
+    seeds4 = dc.run_form("make replicate SEEDS=4")
+    assert seeds4 == dc.run_form("make replicate SEEDS=2") == dc.run_form("make replicate SEEDS=4 ARGS=-n")
+    assert any(f.endswith("onlinerank.seeds config/config.yaml 1 -n") for f in seeds4), seeds4
+    assert seeds4 != dc.run_form("make replicate SEEDS=4 CONFIG=config/smoke.yaml")
+    assert dc.run_form("make no-such-target") == ("make no-such-target",)
+    cases = {c.name: c for c in CASES}
+    (replicate,) = [c for c in cases.values() if any("(`make replicate SEEDS=2`)" in p for p in c.places)]
+    assert replicate.steps[0].text == "make replicate SEEDS=4" and len(replicate.places) > 2
