@@ -17,7 +17,7 @@ rule table:
     # the tables need no simulation: they go first, and the timings (which take the whole machine)
     # before them, while it is free, rather than alone at the end of a run
     priority: lambda wc: 10 if BUILT_TABLES[wc.table].wall_clock else 1
-    # with a cluster executor the table jobs go as one group job (workflow/profiles/slurm sets its
+    # with a cluster executor the table jobs go as group jobs (workflow/profiles/slurm sets their
     # size), all but a table of wall-clock timings, which asks for the node to itself (slurm_extra
     # below): the members of a group job must ask for the same slurm_extra
     group:
