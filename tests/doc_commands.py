@@ -346,6 +346,14 @@ QUICKER = {
     ],
 }
 
+#: the command that builds the documentation site
+SITE_BUILD = "make docs"
+
+#: commands that another test runs exactly as this module runs them (in a copy, by :func:`check`)
+#: and then checks further -> that test; tests/test_documented_commands.py makes no test of its own
+#: for a command that runs the same (:func:`run_form`), so that the site is built once, not twice
+RUN_BY_ANOTHER_TEST = {SITE_BUILD: "tests/test_docs.py::test_the_site_builds_with_warnings_as_errors"}
+
 
 @dataclass
 class Copy:

@@ -6,8 +6,10 @@ the default and stress tiers' runs and the SLURM profile's as dry runs of their 
 targets through the commands ``make -n`` prints; pytest by collecting). A how-to recipe is one test
 (its steps in order, in one copy); every other command is a test of its own, identical commands
 of several pages once, and so are commands written differently that run the same commands
-(``make replicate SEEDS=4`` and ``SEEDS=2``: tests/doc_commands.py's ``run_form``). A command
-that fails fails its test with its page and line.
+(``make replicate SEEDS=4`` and ``SEEDS=2``: tests/doc_commands.py's ``run_form``), and a
+command that another test runs the same way and checks further is left to it (``make docs``:
+tests/test_docs.py builds the site so and reads it; ``RUN_BY_ANOTHER_TEST``). A command that
+fails fails its test with its page and line.
 """
 
 from __future__ import annotations
@@ -62,14 +64,20 @@ def _cases() -> list[Case]:
     for key in independent:
         form = (key,) if commands[key].problem else (dc.run_form(*key), key[1])
         same.setdefault(form, []).append(key)
-    for keys in same.values():
+    elsewhere = {(dc.run_form(cmd), ()): cmd for cmd in dc.RUN_BY_ANOTHER_TEST}
+    for form, keys in same.items():
         first = keys[0]
         places = [p if k == first else f"{p} (`{k[0]}`)" for k in keys for p in independent[k]]
+        if form in elsewhere:  # another test runs it as check() would, then checks more
+            RUN_ELSEWHERE[elsewhere[form]] = tuple(places)
+            continue
         text = re.sub(r"\s+", " ", first[0])[:70]
         cases.append(Case(f"{places[0]}: {text}", (commands[first],), tuple(places)))
     return cases
 
 
+#: a command of dc.RUN_BY_ANOTHER_TEST -> where the pages write it (filled by _cases)
+RUN_ELSEWHERE: dict[str, tuple[str, ...]] = {}
 CASES = _cases()
 
 
@@ -240,3 +248,21 @@ def test_commands_written_differently_that_run_the_same_run_once():
     cases = {c.name: c for c in CASES}
     (replicate,) = [c for c in cases.values() if any("(`make replicate SEEDS=2`)" in p for p in c.places)]
     assert replicate.steps[0].text == "make replicate SEEDS=4" and len(replicate.places) > 2
+
+
+def test_a_command_another_test_runs_has_no_test_here_and_that_test_runs_it():
+    """``make docs`` (the pages write it in several places) is left to the test named in
+    dc.RUN_BY_ANOTHER_TEST, which runs it with dc.check in a copy, as this module would, and then
+    reads the built site: no case here runs the same, and the named test exists and runs it."""
+    import importlib
+    import inspect
+
+    assert set(RUN_ELSEWHERE) == set(dc.RUN_BY_ANOTHER_TEST)  # every entry is written on a page
+    assert any(p.startswith("README.md:") for p in RUN_ELSEWHERE[dc.SITE_BUILD]), RUN_ELSEWHERE
+    single = {c.steps[0].text for c in CASES if len(c.steps) == 1}
+    for command, test in dc.RUN_BY_ANOTHER_TEST.items():
+        assert command not in single, command
+        path, name = test.split("::")
+        source = inspect.getsource(getattr(importlib.import_module(Path(path).stem), name))
+        constants = [k for k, v in vars(dc).items() if k.isupper() and v == command]
+        assert any(f"dc.check(dc.{k}," in source for k in constants), (test, constants)
