@@ -31,8 +31,10 @@ PROFILE = "workflow/profiles/slurm"
 TIERS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "config").glob("*.yaml"))
 #: the whole smoke tier through the cluster (7 SLURM jobs: 3 of simulations, 2 of tables, the timing
 #: table alone, the mutations; the claims and figures run on the submitting host) takes about as
-#: long as the local run on 2 cores: on the 2-CPU test machine, each pair one run after the other,
-#: 198 s against 211 s at a load of 6-10, and 338 s against 366 s at a load of 15-21
+#: long as the local run on 2 cores on a busy machine: on the 2-CPU test machine, each pair one run
+#: after the other, 198 s against 211 s at a load of 6-10, and 338 s against 366 s at a load of
+#: 15-21; at idle about twice as long (100 s against 53 s: every member of a group job starts its
+#: own Snakemake)
 SLURM_TIMEOUT = 1500  # s
 
 
