@@ -238,6 +238,7 @@ def _forget(monkeypatch):
     from onlinerank import pipeline
 
     pipeline._imports.cache_clear()
+    pipeline._closure.cache_clear()
     pipeline._module_path.cache_clear()
     monkeypatch.setattr(pipeline, "_DISK", {})
 

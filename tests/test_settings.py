@@ -208,6 +208,38 @@ def test_the_cells_and_the_digest_read_the_typed_settings():
     assert res.t[-1] == 5 and len(res.t) <= s.checkpoints
 
 
+def test_a_value_derived_from_the_settings_is_computed_once_per_settings_object(monkeypatch):
+    """The cells of a stage and the digests, which Snakemake asks for once per job while it builds
+    the graph, are computed once per settings object (Settings.derived): the same values as
+    computed afresh, handed out as copies (a caller that edits its list changes nobody else's),
+    and computed again for another settings object (dataclasses.replace: a new seed)."""
+    from onlinerank import cells as cells_module
+    from onlinerank.config import group_digest, section_digest
+
+    cfg = bare()
+    cfg["upper"]["experiments"][0]["closed_form"] = False
+    s = dataclasses.replace(load_settings(cfg))  # a new object: the validation asked for the cells
+    fresh = cells_module._cells_of(s, "upper")
+    calls = []
+    real = cells_module._cells_of
+    monkeypatch.setattr(cells_module, "_cells_of", lambda *a: calls.append(a) or real(*a))
+    first = cells_module.cells_of(s, "upper")
+    first.pop()  # the caller's own copy
+    group = fresh[0].group
+    for _ in range(3):
+        assert cells_module.cells_of(s, "upper") == fresh
+        assert cells_module.find_group(s, group) == [c for c in fresh if c.group == group]
+        assert cells_module.groups_of(s, "upper") == {group: [c for c in fresh if c.group == group]}
+    assert len(calls) == 1
+    digest, section = group_digest(s, group), section_digest(s, "upper", "seed")
+    other = dataclasses.replace(s, seed=s.seed + 1)
+    assert cells_module.cells_of(other, "upper") == fresh and len(calls) == 2
+    assert group_digest(other, group) != digest and section_digest(other, "upper", "seed") != section
+    assert group_digest(s, group) == digest and section_digest(s, "upper", "seed") == section
+    assert [f.name for f in dataclasses.fields(s)] == [f.name for f in dataclasses.fields(other)]
+    assert s == load_settings(bare() | {"upper": cfg["upper"]})  # the memo is not a field
+
+
 def test_a_learner_parameter_left_out_is_the_constructors_default():
     from onlinerank.learners.onlinerank import OnlineRank
 

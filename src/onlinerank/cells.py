@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import cast
 
 from .adversaries import ADVERSARIES, make_adversary
@@ -139,7 +140,12 @@ def _closed_form(settings: Settings, adversary: str, family: str, n: int, k: int
 def cells_of(settings: Settings, stage: str) -> list[Cell]:
     """All cells of a stage, in a fixed order (config order: experiments, then adversary,
     learner, n, k, T); a cell of an adversary with a closed form (theory §4.6) is marked
-    ``closed_form`` unless its experiment says ``closed_form: false``."""
+    ``closed_form`` unless its experiment says ``closed_form: false``.  Computed once per
+    settings object (:meth:`~onlinerank.settings.Settings.derived`)."""
+    return list(settings.derived(("cells_of", stage), lambda: tuple(_cells_of(settings, stage))))
+
+
+def _cells_of(settings: Settings, stage: str) -> list[Cell]:
     sec = settings.stages.get(stage)
     if sec is None:
         return []
@@ -178,20 +184,27 @@ def stage_cells(settings: Settings) -> dict[str, list[Cell]]:
 def groups_of(settings: Settings, stage: str) -> dict[str, list[Cell]]:
     """The simulated cells of a stage grouped by job directory (see :attr:`Cell.group`), in
     config order; closed-form cells (theory §4.6) have no job."""
-    out: dict[str, list[Cell]] = {}
-    for c in cells_of(settings, stage):
-        if not c.closed_form:
-            out.setdefault(c.group, []).append(c)
-    return out
+    return {group: list(cells) for group, cells in _groups(settings, stage).items()}
+
+
+def _groups(settings: Settings, stage: str) -> Mapping[str, tuple[Cell, ...]]:
+    def compute() -> Mapping[str, tuple[Cell, ...]]:
+        out: dict[str, list[Cell]] = {}
+        for c in cells_of(settings, stage):
+            if not c.closed_form:
+                out.setdefault(c.group, []).append(c)
+        return MappingProxyType({group: tuple(cells) for group, cells in out.items()})
+
+    return settings.derived(("groups_of", stage), compute)
 
 
 def find_group(settings: Settings, group: str) -> list[Cell]:
     """The cells of job directory ``group`` (raises ``KeyError`` if the config has none)."""
     stage = group.split("/", 1)[0]
     if stage in STAGES:
-        cells = groups_of(settings, stage).get(group)
+        cells = _groups(settings, stage).get(group)
         if cells:
-            return cells
+            return list(cells)
     raise KeyError(f"no cells {group!r} in the config")
 
 

@@ -265,8 +265,12 @@ def section_digest(settings: Settings, *keys: str) -> str:
     when one of them changes, and only then: the value is a Snakemake ``params``), from the
     settings' plain form (:meth:`~onlinerank.settings.Settings.as_config`; an absent entry is
     ``None``)."""
-    config = settings.as_config()
-    return config_digest({k: config.get(k) for k in keys})
+
+    def compute() -> str:
+        config = settings.as_config()
+        return config_digest({k: config.get(k) for k in keys})
+
+    return settings.derived(("section_digest", keys), compute)
 
 
 def group_digest(settings: Settings, group: str) -> str:
@@ -275,16 +279,20 @@ def group_digest(settings: Settings, group: str) -> str:
     adversary, the seed and the number of checkpoints.  Used as the ``params`` of the simulate
     rule, so that editing a grid, a learner or an adversary in the config reruns exactly the jobs
     it changes (Snakemake does not look inside the config by itself)."""
-    cells = find_group(settings, group)
-    return config_digest(
-        {
-            "cells": [asdict(c) for c in cells],
-            "learners": {c.learner: settings.learner(c.learner) for c in cells},
-            "adversary": settings.adversary(cells[0].adversary),
-            "seed": settings.seed,
-            "checkpoints": settings.checkpoints,
-        }
-    )
+
+    def compute() -> str:
+        cells = find_group(settings, group)
+        return config_digest(
+            {
+                "cells": [asdict(c) for c in cells],
+                "learners": {c.learner: settings.learner(c.learner) for c in cells},
+                "adversary": settings.adversary(cells[0].adversary),
+                "seed": settings.seed,
+                "checkpoints": settings.checkpoints,
+            }
+        )
+
+    return settings.derived(("group_digest", group), compute)
 
 
 # --------------------------------------------------------------------------------------------

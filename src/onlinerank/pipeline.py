@@ -189,9 +189,20 @@ def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tu
     that a moved or copied checkout with its results does not look changed; others are absolute.
     """
     roots = _roots(Path(root).resolve() if root is not None else None)
+    files = _closure(
+        tuple(Path(s).resolve() for s in sources), frozenset(Path(s).resolve() for s in leaves), roots
+    )
+    return list(_shown(files, Path.cwd().resolve()))
+
+
+@cache
+def _closure(sources: tuple[Path, ...], leaves: frozenset[Path], roots: tuple[Path, ...]) -> frozenset[Path]:
+    """:func:`code_inputs`' files, once per process for the same arguments (as :func:`_imports`
+    reads each file once): a Snakemake run asks for the code inputs of every job, most of them
+    alike."""
     facade = roots[0] / "onlinerank" / "__init__.py"
-    todo = [Path(s).resolve() for s in sources]
-    seen: set[Path] = {Path(s).resolve() for s in leaves}
+    todo = list(sources)
+    seen: set[Path] = set(leaves)
     while todo:
         p = todo.pop()
         if p in seen or p.suffix != ".py":
@@ -200,13 +211,13 @@ def code_inputs(*sources: str | Path, root: str | Path | None = None, leaves: tu
         if p != facade:  # the package facade: its re-exports are not what steps use
             todo.extend(_imports(p, roots))
     _save_cache()
+    return frozenset(seen)
 
-    cwd = Path.cwd().resolve()
 
-    def show(p: Path) -> str:
-        return p.relative_to(cwd).as_posix() if p.is_relative_to(cwd) else str(p)
-
-    return sorted(show(p) for p in seen)
+@cache
+def _shown(files: frozenset[Path], cwd: Path) -> tuple[str, ...]:
+    """``files`` sorted, as paths relative to ``cwd`` where they lie under it."""
+    return tuple(sorted(p.relative_to(cwd).as_posix() if p.is_relative_to(cwd) else str(p) for p in files))
 
 
 def _defining_module(obj: Any) -> str:
