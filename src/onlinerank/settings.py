@@ -422,10 +422,10 @@ class Settings:
     def derived(self, key: Hashable, compute: Callable[[], _T]) -> _T:
         """``compute()``, computed once per settings object and ``key``: a value derived from
         these settings alone (the cells of a stage, a job's digest), which Snakemake asks for
-        once per job while it builds the graph (the stress tier's graph asked for the cells of
-        a stage 880 times, 3 s of its 8 s dry run).  The settings are read-only all through, so
-        a derived value cannot go stale; it must be immutable too (a tuple, not a list), as the
-        caller who gets it is not the one who computed it."""
+        once per job while it builds the graph (the stress tier's asked for the cells of a stage
+        880 times: its dry run took 3.35 s so, 2.2 s without).  The settings are read-only all
+        through, so a derived value cannot go stale; it must be immutable too (a tuple, not a
+        list), as the caller who gets it is not the one who computed it."""
         memo = self.__dict__.setdefault("_derived", {})  # beside the fields: not a config key
         if key not in memo:
             memo[key] = compute()
