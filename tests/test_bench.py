@@ -144,7 +144,7 @@ def test_the_estimate_predicts_the_smoke_tiers_job_seconds(smoke_run, tmp_path):
         args = ("--configfile", "config/smoke.yaml", "--cores", "1", "--quiet", "host")  # the jobs in the log
         # the estimate is not waited for before c1, so its CPU seconds are not among the children's yet
         c0 = children_cpu()
-        run = snakemake(repo, *args, timeout=2400)
+        run = snakemake(repo, *args, timeout=2400, cold=True)
         c1 = children_cpu()
     finally:
         out, err = estimate.communicate(timeout=1800)
@@ -152,7 +152,7 @@ def test_the_estimate_predicts_the_smoke_tiers_job_seconds(smoke_run, tmp_path):
     assert run.returncode == 0, run.stderr[-3000:]
     predicted = json.loads(out)
     after_estimate = children_cpu()
-    again = snakemake(repo, *args, timeout=600)
+    again = snakemake(repo, *args, timeout=600, cold=True)
     c2 = children_cpu()
     assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr
     measured = (c1 - c0) - (c2 - after_estimate)

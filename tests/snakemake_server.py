@@ -1,0 +1,293 @@
+"""Snakemake for the suite from an interpreter that has imported it already: a start costs about
+0.9 CPU-seconds (the Snakefile, the package, the DAG) instead of about 2.5 (the same, after about
+1.7 s of importing Snakemake and collecting its plug-ins: pandas through the SLURM executor plug-in,
+sqlmodel).  The suite starts Snakemake about 130 times outside SLURM (the documented commands' dry
+runs above all), so this is about a fifth of its CPU time.
+
+How: each pytest process that runs Snakemake (:func:`ensure_server`, called by
+``conftest.snakemake`` and ``doc_commands.prepare``) starts one server in the background.  The
+server imports ``snakemake.cli`` and collects the plug-ins, then listens on a Unix socket whose path
+it puts in ``$ONLINERANK_TEST_SNAKEMAKE_SERVER`` (the environment of what the tests start); for
+each request it forks a child that takes the caller's standard input, output and error (passed over
+the socket), working directory, umask, environment (``PYTHONPATH`` on ``sys.path`` as at start),
+``sys.path[0]`` and ``sys.argv``, runs ``snakemake.cli.main`` and exits as an interpreter would
+(threads joined, ``atexit`` handlers run, streams flushed), sending its exit status back last.
+
+What calls it -- the same command line either way, and Snakemake itself when no server answers
+(none started yet, or ``ONLINERANK_TEST_COLD_SNAKEMAKE=1``):
+
+* ``python tests/snakemake_server.py ARGS`` runs as ``python -m snakemake ARGS``;
+* :func:`run` serves the copies' ``.venv/bin/snakemake`` wrapper (tests/doc_commands.py).
+
+The caller's signals (SIGINT, SIGTERM, SIGHUP) are passed on to the child; a caller that is
+killed (a test's timeout) closes the socket, and the child then kills its own process group (it
+leads one: Snakemake and its jobs).  Every child shares the server's hash seed, where separate
+starts would each draw one: the tests that compare runs for determinism, or measure a run's CPU
+time among their own children, start Snakemake themselves (``conftest.snakemake(..., cold=True)``).
+tests/test_snakemake_server.py checks that a command's output, exit status and surroundings are
+those of a fresh start.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ENV = "ONLINERANK_TEST_SNAKEMAKE_SERVER"
+COLD = "ONLINERANK_TEST_COLD_SNAKEMAKE"
+HERE = Path(__file__).resolve()
+_INT = struct.Struct("!i")
+
+
+# --- the server -----------------------------------------------------------------------------------
+
+
+def _warm() -> None:
+    """Import what every Snakemake start imports before it reads a Snakefile."""
+    import snakemake.cli  # noqa: F401
+    import snakemake.profiles  # noqa: F401
+    import snakemake.storage  # noqa: F401
+    from snakemake_interface_executor_plugins.registry import ExecutorPluginRegistry
+    from snakemake_interface_logger_plugins.registry import LoggerPluginRegistry
+    from snakemake_interface_report_plugins.registry import ReportPluginRegistry
+    from snakemake_interface_storage_plugins.registry import StoragePluginRegistry
+
+    for registry in (
+        ExecutorPluginRegistry,
+        StoragePluginRegistry,
+        LoggerPluginRegistry,
+        ReportPluginRegistry,
+    ):
+        registry().collect_plugins()
+
+
+def serve(path: str) -> None:
+    """Warm up, then serve at ``path`` until the process that started the server is gone."""
+    parent, me = os.getppid(), os.getpid()
+    base_path = [p for p in sys.path[1:] if p not in _pythonpath(os.environ)]
+    _warm()
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path + ".tmp")
+    os.rename(path + ".tmp", path)  # callers find the socket only once it accepts
+    srv.listen(128)
+    srv.settimeout(1.0)
+    try:
+        while os.getppid() == parent:
+            try:
+                conn, _ = srv.accept()
+            except TimeoutError:
+                conn = None
+            while True:  # reap the children that have ended
+                try:
+                    pid, _ = os.waitpid(-1, os.WNOHANG)
+                except ChildProcessError:
+                    break
+                if pid == 0:
+                    break
+            if conn is None:
+                continue
+            conn.settimeout(None)
+            if os.fork() == 0:
+                srv.close()
+                _child(conn, base_path)  # does not return
+            conn.close()
+    finally:
+        if os.getpid() == me:  # not a child ending (its exit passes through here)
+            Path(path).unlink(missing_ok=True)
+
+
+def _pythonpath(env) -> list[str]:
+    return [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+
+
+def _receive(conn: socket.socket) -> tuple[dict, list[int]]:
+    data, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
+    (size,) = _INT.unpack(data[: _INT.size])
+    data = data[_INT.size :]
+    while len(data) < size:
+        more = conn.recv(size - len(data))
+        if not more:
+            raise ConnectionError("the caller went away during its request")
+        data += more
+    return json.loads(data), fds
+
+
+def _child(conn: socket.socket, base_path: list[str]) -> None:
+    """Become the caller's Snakemake (see the module's docstring); never returns."""
+    code = 1
+    try:
+        request, fds = _receive(conn)
+        os.setsid()
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        os.chdir(request["cwd"])
+        os.umask(request["umask"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        path0 = request["cwd"] if request["path0"] is None else request["path0"]
+        sys.path[:] = [path0, *(os.path.abspath(p) for p in _pythonpath(os.environ)), *base_path]
+        argv0 = request["argv0"]
+        if argv0 is None:  # python -m snakemake
+            import snakemake
+
+            argv0 = os.path.join(os.path.dirname(snakemake.__file__), "__main__.py")
+        sys.argv = [argv0, *request["args"]]
+        import snakemake.workflow
+
+        # the one value Snakemake takes from the working directory at import (its log's "Run
+        # directory"): the caller's
+        snakemake.workflow.Workflow._rundir = str(Path.cwd().absolute())
+        conn.sendall(_INT.pack(os.getpid()))
+    except BaseException:
+        os._exit(1)
+    done = threading.Event()
+
+    def watch() -> None:  # the caller closed the socket before the end: it was killed
+        try:
+            conn.recv(1)
+        except OSError:
+            pass
+        if not done.is_set():
+            os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+    def report() -> None:  # registered first, so the last atexit handler to run
+        done.set()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        try:
+            conn.sendall(_INT.pack(code))
+        except OSError:
+            pass
+
+    atexit.register(report)
+    from snakemake.cli import main
+
+    try:
+        main()
+        code = 0
+    except SystemExit as exit_:
+        if exit_.code is None or isinstance(exit_.code, int):
+            code = exit_.code or 0
+        else:
+            print(exit_.code, file=sys.stderr)
+            code = 1
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    sys.exit(code)  # the interpreter's own exit: threads joined, atexit handlers, report() last
+
+
+# --- the callers ----------------------------------------------------------------------------------
+
+_server: dict[int, subprocess.Popen] = {}  # this process's server, by process id
+
+
+def ensure_server() -> None:
+    """Start this process's server in the background, once (its socket is in ``os.environ[ENV]``
+    from now on; until it has warmed up, about 1.5 s, callers start Snakemake themselves)."""
+    if os.environ.get(COLD) or os.getpid() in _server:
+        return
+    path = os.path.join(tempfile.mkdtemp(prefix="smk-", dir="/tmp" if os.path.isdir("/tmp") else None), "s")
+    env = {k: v for k, v in os.environ.items() if k != ENV}
+    proc = subprocess.Popen(
+        [sys.executable, str(HERE), "--serve", path],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    _server[os.getpid()] = proc
+    os.environ[ENV] = path
+
+    def stop() -> None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(Path(path).parent, ignore_errors=True)
+
+    atexit.register(stop)
+
+
+def run(args: list[str], argv0: str | None = None, path0: str | None = None) -> int | None:
+    """Run Snakemake with ``args`` on the server named by the environment, as this process
+    (its standard streams, directory, environment); ``argv0`` and ``path0`` are what a fresh start
+    would have as ``sys.argv[0]`` and ``sys.path[0]`` (None for both: ``python -m snakemake``'s, the
+    module's file and the working directory).  The exit status, or None when no server answers."""
+    path = os.environ.get(ENV)
+    if not path or os.environ.get(COLD):
+        return None
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.connect(path)
+    except OSError:
+        conn.close()
+        return None
+    umask = os.umask(0)
+    os.umask(umask)
+    request = json.dumps(
+        {
+            "args": args,
+            "argv0": argv0,
+            "path0": path0,
+            "cwd": os.getcwd(),
+            "umask": umask,
+            "env": dict(os.environ),
+        }
+    ).encode()
+    socket.send_fds(conn, [_INT.pack(len(request)) + request], [0, 1, 2])
+    head = _read_int(conn)
+    if head is None:
+        return 1
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda s, _frame, pid=head: os.kill(pid, s))
+    code = _read_int(conn)
+    return 1 if code is None else code
+
+
+def _read_int(conn: socket.socket) -> int | None:
+    data = b""
+    while len(data) < _INT.size:
+        try:
+            more = conn.recv(_INT.size - len(data))
+        except InterruptedError:
+            continue
+        if not more:
+            return None
+        data += more
+    return _INT.unpack(data)[0]
+
+
+def main(argv: list[str]) -> None:
+    """``--serve PATH``: be a server; anything else: ``python -m snakemake`` with these arguments,
+    on a server if one answers."""
+    if argv[:1] == ["--serve"]:
+        serve(argv[1])
+        return
+    code = run(argv)
+    if code is None:
+        os.execv(sys.executable, [sys.executable, "-m", "snakemake", *argv])
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,165 @@
+"""The suite's Snakemake server (tests/snakemake_server.py) runs a command as a fresh start would:
+the same output, exit status, working directory, environment, ``sys.path[0]``, ``sys.argv[0]`` and
+imports from ``PYTHONPATH``; a killed or signalled caller stops its Snakemake and its jobs."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import snakemake_server as ss
+
+SNAKEFILE = """\
+import os, sys
+import probe_module
+
+print(f"probe cwd={os.getcwd()} path0={sys.path[0]} argv0={os.path.basename(sys.argv[0])} "
+      f"env={os.environ.get('PROBE')} module={probe_module.__file__} umask={os.umask(0o022):o} "
+      f"parent={os.getppid()}", file=sys.stderr)
+
+rule all:
+    output: "out.txt"
+    shell: "echo $PROBE > {output}"
+
+rule slow:
+    shell: "echo $$ > job.pid; sleep 120"
+"""
+
+
+@pytest.fixture(scope="module")
+def server() -> int:
+    """This process's server, warmed up: its process id."""
+    ss.ensure_server()
+    deadline = time.monotonic() + 60
+    while not Path(os.environ[ss.ENV]).exists():
+        assert time.monotonic() < deadline, "the server did not listen within 60 s"
+        time.sleep(0.1)
+    return ss._server[os.getpid()].pid
+
+
+def _workflow(tmp_path: Path, name: str) -> tuple[Path, dict]:
+    d = tmp_path / name
+    (d / "lib").mkdir(parents=True)
+    (d / "Snakefile").write_text(SNAKEFILE)
+    (d / "lib" / "probe_module.py").write_text("")
+    env = {**os.environ, "PROBE": "value-1", "PYTHONPATH": "lib"}
+    return d, env
+
+
+def _call(d: Path, env: dict, *args: str, served: bool) -> subprocess.CompletedProcess:
+    if not served:
+        env = {k: v for k, v in env.items() if k != ss.ENV}  # the client starts Snakemake itself
+    return subprocess.run(
+        [sys.executable, str(ss.HERE), *args],
+        cwd=d,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _comparable(text: str) -> str:
+    """Snakemake's output without what differs between any two runs (dates, the run's id)."""
+    text = re.sub(r"\[\w{3} \w{3} +\d+ [\d:]+ \d{4}\]", "[date]", text)
+    text = re.sub(r"(Date|Workflow ID): .*", r"\1: ...", text)
+    text = re.sub(r"(Elapsed time: |log/)[\dT:.-]+", r"\1...", text)
+    return re.sub(r"parent=\d+", "parent=...", text)
+
+
+def test_a_served_command_prints_writes_and_exits_as_a_fresh_start(server, tmp_path):
+    outputs = {}
+    for served in (True, False):
+        d, env = _workflow(tmp_path, f"served-{served}")
+        p = _call(d, env, "--cores", "1", served=served)
+        assert p.returncode == 0, p.stderr[-3000:]
+        probe = re.search(r"probe .*", p.stderr).group(0)
+        parent = int(re.search(r"parent=(\d+)", probe).group(1))
+        # on the server, Snakemake is the server's child; by itself, the client became Snakemake
+        assert (parent == server) == served, probe
+        assert f"cwd={d} " in probe and f"path0={d} " in probe and "argv0=__main__.py " in probe
+        mask = os.umask(0)
+        os.umask(mask)
+        assert f"env=value-1 module={d / 'lib' / 'probe_module.py'} umask={mask:o}" in probe
+        assert (d / "out.txt").read_text() == "value-1\n"
+        outputs[served] = (
+            _comparable(p.stdout.replace(str(d), "<dir>")),
+            _comparable(p.stderr.replace(str(d), "<dir>")),
+        )
+    assert outputs[True] == outputs[False]
+
+
+@pytest.mark.parametrize(
+    "args", [("--configfile", "missing.yaml", "-n"), ("--cores", "1", "no_such_rule"), ("--no-such-option",)]
+)
+def test_a_failing_command_fails_alike_on_the_server(server, tmp_path, args):
+    results = {}
+    for served in (True, False):
+        d, env = _workflow(tmp_path, f"served-{served}")
+        p = _call(d, env, *args, served=served)
+        # the last line: the error (the usage before it lists choices in the set order of a run)
+        text = _comparable((p.stdout + p.stderr).replace(str(d), "<dir>"))
+        results[served] = p.returncode, text.strip().splitlines()[-1]
+    assert results[True][0] != 0
+    assert results[True] == results[False]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state in ("Z", "X")  # a zombie has ended (nobody may reap it in a container)
+
+
+def _wait(predicate, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name: state, parent, ..."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def test_a_signal_reaches_the_served_snakemake_and_a_killed_caller_stops_it_and_its_jobs(server, tmp_path):
+    """SIGTERM to the caller reaches Snakemake (which then waits for its running job, as a fresh
+    start does); SIGKILL to the caller (a test's timeout) closes the socket, and the served
+    Snakemake kills its process group: itself and the job."""
+    d, env = _workflow(tmp_path, "slow")
+    with open(tmp_path / "stderr", "w") as err:
+        caller = subprocess.Popen(
+            [sys.executable, str(ss.HERE), "--cores", "1", "slow"],
+            cwd=d,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
+    try:
+        assert _wait(lambda: (d / "job.pid").exists() and (d / "job.pid").read_text().strip(), 120)
+        job = int((d / "job.pid").read_text())
+        served = int(_stat(job)[1])  # the job's shell is the served Snakemake's child
+        assert int(_stat(served)[1]) == server
+        caller.send_signal(signal.SIGTERM)
+        said = "Will exit after finishing currently running jobs"
+        assert _wait(lambda: said in (tmp_path / "stderr").read_text(), 30)
+        assert caller.poll() is None and not _gone(job)
+        caller.kill()
+        caller.wait(timeout=30)
+        assert _wait(lambda: _gone(job) and _gone(served), 30), "the job or its Snakemake still runs"
+    finally:
+        if caller.poll() is None:
+            caller.kill()
+        caller.wait()
