@@ -102,10 +102,10 @@ def snakemake(
     if cold:
         cmd = [sys.executable, "-m", "snakemake", *args]
     else:
-        snakemake_server.ensure_server()
+        server = snakemake_server.ensure_server()
         cmd = [sys.executable, str(snakemake_server.HERE), *args]
-        if env is not None and snakemake_server.ENV not in env:
-            env = {**env, snakemake_server.ENV: os.environ[snakemake_server.ENV]}
+        if server and env is not None:  # a replaced environment names the server too
+            env = {**env, snakemake_server.ENV: server}
     return subprocess.run(
         cmd,
         cwd=cwd,

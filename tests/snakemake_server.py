@@ -200,11 +200,14 @@ def _child(conn: socket.socket, base_path: list[str]) -> None:
 _server: dict[int, subprocess.Popen] = {}  # this process's server, by process id
 
 
-def ensure_server() -> None:
-    """Start this process's server in the background, once (its socket is in ``os.environ[ENV]``
-    from now on; until it has warmed up, about 1.5 s, callers start Snakemake themselves)."""
-    if os.environ.get(COLD) or os.getpid() in _server:
-        return
+def ensure_server() -> str | None:
+    """Start this process's server in the background, once; the path of its socket (also in
+    ``os.environ[ENV]`` from now on), or None with ``$ONLINERANK_TEST_COLD_SNAKEMAKE`` set.  Until
+    it has warmed up, about 1.5 s, callers start Snakemake themselves."""
+    if os.environ.get(COLD):
+        return None
+    if os.getpid() in _server:
+        return os.environ[ENV]
     path = os.path.join(tempfile.mkdtemp(prefix="smk-", dir="/tmp" if os.path.isdir("/tmp") else None), "s")
     env = {k: v for k, v in os.environ.items() if k != ENV}
     proc = subprocess.Popen(
@@ -226,6 +229,7 @@ def ensure_server() -> None:
         shutil.rmtree(Path(path).parent, ignore_errors=True)
 
     atexit.register(stop)
+    return path
 
 
 def run(args: list[str], argv0: str | None = None, path0: str | None = None) -> int | None:

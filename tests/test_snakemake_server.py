@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import snakemake_server as ss
+from slurm_cluster import _pid_alive
 
 SNAKEFILE = """\
 import os, sys
@@ -111,14 +112,6 @@ def test_a_failing_command_fails_alike_on_the_server(server, tmp_path, args):
     assert results[True] == results[False]
 
 
-def _gone(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
-    except FileNotFoundError:
-        return True
-    return state in ("Z", "X")  # a zombie has ended (nobody may reap it in a container)
-
-
 def _wait(predicate, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -155,10 +148,12 @@ def test_a_signal_reaches_the_served_snakemake_and_a_killed_caller_stops_it_and_
         caller.send_signal(signal.SIGTERM)
         said = "Will exit after finishing currently running jobs"
         assert _wait(lambda: said in (tmp_path / "stderr").read_text(), 30)
-        assert caller.poll() is None and not _gone(job)
+        assert caller.poll() is None and _pid_alive(job)
         caller.kill()
         caller.wait(timeout=30)
-        assert _wait(lambda: _gone(job) and _gone(served), 30), "the job or its Snakemake still runs"
+        assert _wait(lambda: not _pid_alive(job) and not _pid_alive(served), 30), (
+            "the job or its Snakemake still runs"
+        )
     finally:
         if caller.poll() is None:
             caller.kill()
