@@ -2,7 +2,8 @@
 0.9 CPU-seconds (the Snakefile, the package, the DAG) instead of about 2.5 (the same, after about
 1.7 s of importing Snakemake and collecting its plug-ins: pandas through the SLURM executor plug-in,
 sqlmodel).  The suite starts Snakemake about 130 times outside SLURM (the documented commands' dry
-runs above all), so this is about a fifth of its CPU time.
+runs above all) and about 45 times inside the SLURM test's jobs, so this is about a fifth of its
+CPU time.
 
 How: each pytest process that runs Snakemake (:func:`ensure_server`, called by
 ``conftest.snakemake`` and ``doc_commands.prepare``) starts one server in the background.  The
@@ -17,7 +18,10 @@ What calls it -- the same command line either way, and Snakemake itself when no 
 (none started yet, or ``ONLINERANK_TEST_COLD_SNAKEMAKE=1``):
 
 * ``python tests/snakemake_server.py ARGS`` runs as ``python -m snakemake ARGS``;
-* :func:`run` serves the copies' ``.venv/bin/snakemake`` wrapper (tests/doc_commands.py).
+* :func:`run` serves the copies' ``.venv/bin/snakemake`` wrapper (tests/doc_commands.py);
+* ``python -m snakemake ARGS`` itself, in an environment made by :func:`served_env`
+  (tests/snakemake_hook/sitecustomize.py): the SLURM test's, whose jobs each start a nested
+  Snakemake.
 
 The caller's signals (SIGINT, SIGTERM, SIGHUP) are passed on to the child; a caller that is
 killed (a test's timeout) closes the socket, and the child then kills its own process group (it
@@ -41,11 +45,13 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 
 ENV = "ONLINERANK_TEST_SNAKEMAKE_SERVER"
 COLD = "ONLINERANK_TEST_COLD_SNAKEMAKE"
 HERE = Path(__file__).resolve()
+HOOK = HERE.parent / "snakemake_hook"  # sitecustomize.py: serves `python -m snakemake` (served_env)
 _INT = struct.Struct("!i")
 
 
@@ -230,6 +236,18 @@ def ensure_server() -> str | None:
 
     atexit.register(stop)
     return path
+
+
+def served_env(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` for a process tree whose ``python -m snakemake`` starts this process's server
+    serves, wherever they happen (tests/snakemake_hook/sitecustomize.py, put on ``PYTHONPATH``:
+    the nested Snakemake inside SLURM jobs); ``env`` unchanged with
+    ``$ONLINERANK_TEST_COLD_SNAKEMAKE`` set."""
+    path = ensure_server()
+    if path is None:
+        return dict(env)
+    pythonpath = [str(HOOK), *_pythonpath(env)]
+    return {**env, ENV: path, "PYTHONPATH": os.pathsep.join(pythonpath)}
 
 
 def run(args: list[str], argv0: str | None = None, path0: str | None = None) -> int | None:

@@ -53,11 +53,16 @@ def _workflow(tmp_path: Path, name: str) -> tuple[Path, dict]:
     return d, env
 
 
-def _call(d: Path, env: dict, *args: str, served: bool) -> subprocess.CompletedProcess:
+def _call(d: Path, env: dict, *args: str, served: bool, hook: bool = False) -> subprocess.CompletedProcess:
+    """``python tests/snakemake_server.py ARGS``, or with ``hook`` ``python -m snakemake ARGS`` in
+    an environment of :func:`snakemake_server.served_env` (as inside the SLURM test's jobs)."""
     if not served:
         env = {k: v for k, v in env.items() if k != ss.ENV}  # the client starts Snakemake itself
+    command = [sys.executable, str(ss.HERE), *args]
+    if hook:
+        env, command = ss.served_env(env), [sys.executable, "-m", "snakemake", *args]
     return subprocess.run(
-        [sys.executable, str(ss.HERE), *args],
+        command,
         cwd=d,
         env=env,
         stdin=subprocess.DEVNULL,
@@ -76,10 +81,12 @@ def _comparable(text: str) -> str:
 
 
 def test_a_served_command_prints_writes_and_exits_as_a_fresh_start(server, tmp_path):
+    """Three ways: served through the client, served through the start-up hook that serves
+    ``python -m snakemake`` (tests/snakemake_hook), and by itself."""
     outputs = {}
-    for served in (True, False):
-        d, env = _workflow(tmp_path, f"served-{served}")
-        p = _call(d, env, "--cores", "1", served=served)
+    for served, hook in ((True, False), (True, True), (False, False)):
+        d, env = _workflow(tmp_path, f"served-{served}-{hook}")
+        p = _call(d, env, "--cores", "1", served=served, hook=hook)
         assert p.returncode == 0, p.stderr[-3000:]
         probe = re.search(r"probe .*", p.stderr).group(0)
         parent = int(re.search(r"parent=(\d+)", probe).group(1))
@@ -90,11 +97,12 @@ def test_a_served_command_prints_writes_and_exits_as_a_fresh_start(server, tmp_p
         os.umask(mask)
         assert f"env=value-1 module={d / 'lib' / 'probe_module.py'} umask={mask:o}" in probe
         assert (d / "out.txt").read_text() == "value-1\n"
-        outputs[served] = (
+        outputs[served, hook] = (
             _comparable(p.stdout.replace(str(d), "<dir>")),
             _comparable(p.stderr.replace(str(d), "<dir>")),
         )
-    assert outputs[True] == outputs[False]
+    assert outputs[True, False] == outputs[False, False]
+    assert outputs[True, True] == outputs[False, False]
 
 
 @pytest.mark.parametrize(
