@@ -369,11 +369,12 @@ class Copy:
     ran: list[str] = field(default_factory=list)
 
     def env(self, extra: tuple[tuple[str, str], ...] = ()) -> dict[str, str]:
-        """The environment of a command: the virtualenv first on PATH, the copy's package, a
+        """The environment of a command: the virtualenv first on PATH, the copy's package (and the
+        start-up hook that serves the Snakemake a command starts itself, tests/snakemake_hook), a
         temporary directory of its own (``TMPDIR``)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "MAKE", "MFLAGS"))}
         env["PATH"] = f"{self.repo / '.venv' / 'bin'}{os.pathsep}{env.get('PATH', os.defpath)}"
-        env["PYTHONPATH"] = str(self.repo / "src")
+        env["PYTHONPATH"] = os.pathsep.join([str(self.repo / "src"), str(snakemake_server.HOOK)])
         env["TMPDIR"] = str(self.tmp)
         env["JUPYTER_RUNTIME_DIR"] = str(self.tmp / "jupyter-runtime")
         env.update(extra)

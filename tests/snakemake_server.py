@@ -19,15 +19,17 @@ What calls it -- the same command line either way, and Snakemake itself when no 
 
 * ``python tests/snakemake_server.py ARGS`` runs as ``python -m snakemake ARGS``;
 * :func:`run` serves the copies' ``.venv/bin/snakemake`` wrapper (tests/doc_commands.py);
-* ``python -m snakemake ARGS`` itself, in an environment made by :func:`served_env`
-  (tests/snakemake_hook/sitecustomize.py): the SLURM test's, whose jobs each start a nested
-  Snakemake.
+* ``python -m snakemake ARGS`` and ``.venv/bin/snakemake ARGS`` themselves, in an environment
+  made by :func:`served_env` (tests/snakemake_hook/sitecustomize.py): the suite's own
+  (tests/conftest.py), so that ``make`` recipes and the nested Snakemake inside the SLURM test's
+  jobs start on it too.
 
 The caller's signals (SIGINT, SIGTERM, SIGHUP) are passed on to the child; a caller that is
 killed (a test's timeout) closes the socket, and the child then kills its own process group (it
 leads one: Snakemake and its jobs).  Every child shares the server's hash seed, where separate
-starts would each draw one: the tests that compare runs for determinism, or measure a run's CPU
-time among their own children, start Snakemake themselves (``conftest.snakemake(..., cold=True)``).
+starts would each draw one (the tables are the jobs' work, each a fresh interpreter with a hash seed
+of its own); a test that measures a run's CPU time among its own children starts Snakemake itself
+(``conftest.snakemake(..., cold=True)``, in :func:`cold_env`).
 tests/test_snakemake_server.py checks that a command's output, exit status and surroundings are
 those of a fresh start.
 """
@@ -246,8 +248,13 @@ def served_env(env: Mapping[str, str]) -> dict[str, str]:
     path = ensure_server()
     if path is None:
         return dict(env)
-    pythonpath = [str(HOOK), *_pythonpath(env)]
+    pythonpath = [str(HOOK), *(p for p in _pythonpath(env) if p != str(HOOK))]
     return {**env, ENV: path, "PYTHONPATH": os.pathsep.join(pythonpath)}
+
+
+def cold_env(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` in which Snakemake starts by itself, wherever it starts (no server named)."""
+    return {k: v for k, v in env.items() if k != ENV}
 
 
 def run(args: list[str], argv0: str | None = None, path0: str | None = None) -> int | None:
