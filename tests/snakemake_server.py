@@ -53,7 +53,7 @@ from pathlib import Path
 ENV = "ONLINERANK_TEST_SNAKEMAKE_SERVER"
 COLD = "ONLINERANK_TEST_COLD_SNAKEMAKE"
 HERE = Path(__file__).resolve()
-HOOK = HERE.parent / "snakemake_hook"  # sitecustomize.py: serves `python -m snakemake` (served_env)
+HOOK = HERE.parent / "snakemake_hook"  # sitecustomize.py: serves Snakemake starts (served_env)
 _INT = struct.Struct("!i")
 
 

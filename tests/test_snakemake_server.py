@@ -57,7 +57,7 @@ def _call(d: Path, env: dict, *args: str, served: bool, hook: bool = False) -> s
     """``python tests/snakemake_server.py ARGS``, or with ``hook`` ``python -m snakemake ARGS`` in
     an environment of :func:`snakemake_server.served_env` (as inside the SLURM test's jobs)."""
     if not served:
-        env = {k: v for k, v in env.items() if k != ss.ENV}  # the client starts Snakemake itself
+        env = ss.cold_env(env)  # the client starts Snakemake itself
     command = [sys.executable, str(ss.HERE), *args]
     if hook:
         env, command = ss.served_env(env), [sys.executable, "-m", "snakemake", *args]
