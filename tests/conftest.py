@@ -132,30 +132,68 @@ def _shared_dir(config) -> Path:
     return base.parent if hasattr(config, "workerinput") else base
 
 
+#: ``python -c CPU_WRAPPER FILE COMMAND...``: runs COMMAND, then writes to FILE the CPU seconds
+#: of it and its descendants (user + system of the processes waited for: Snakemake waits for each
+#: job), and exits with COMMAND's status
+CPU_WRAPPER = (
+    "import resource, subprocess, sys\n"
+    "rc = subprocess.call(sys.argv[2:])\n"
+    "r = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "open(sys.argv[1], 'w').write(f'{r.ru_utime + r.ru_stime}\\n')\n"
+    "sys.exit(rc)\n"
+)
+
+
+def _start_background(run: Path, cwd: Path, command: str) -> None:
+    """Run the shell ``command`` in the background in ``cwd``, once per session, whichever worker
+    comes first (the directory ``run`` does not exist yet): its output in ``run/stdout`` and
+    ``run/stderr``, then its exit status in ``run/rc``; its process group in ``run/pgid``."""
+    out = shlex.quote(str(run))
+    cmd = f"{command} > {out}/stdout 2> {out}/stderr; echo $? > {out}/rc.tmp && mv {out}/rc.tmp {out}/rc"
+    proc = subprocess.Popen(["sh", "-c", cmd], cwd=cwd, start_new_session=True, stdin=subprocess.DEVNULL)
+    (run / "pgid").write_text(f"{proc.pid}\n")
+
+
 def _start_smoke_run(shared: Path) -> None:
-    """Start the smoke tier in the background (once per session, whichever worker comes first),
-    in a copy of the repository; its exit status lands in ``smoke/rc``."""
+    """Start the smoke tier in the background in a copy of the repository (2 cores, a Snakemake
+    of its own), once per session; its exit status lands in ``smoke/rc``, the CPU seconds of the
+    whole run (Snakemake and every job) in ``smoke/cpu`` just before."""
     with open(shared / "smoke.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if (shared / "smoke").exists():
+        run = shared / "smoke"
+        if run.exists():
             return
-        repo = copy_repo(shared / "smoke" / "repo")
-        cmd = (
-            f"{shlex.quote(sys.executable)} -m snakemake --configfile config/smoke.yaml --cores 2 "
-            "> ../stdout 2> ../stderr; echo $? > ../rc.tmp && mv ../rc.tmp ../rc"
-        )
-        proc = subprocess.Popen(["sh", "-c", cmd], cwd=repo, start_new_session=True, stdin=subprocess.DEVNULL)
-        (shared / "smoke" / "pgid").write_text(f"{proc.pid}\n")
+        repo = copy_repo(run / "repo")
+        py = shlex.quote(sys.executable)
+        wrapper = f"{py} -c {shlex.quote(CPU_WRAPPER)} {shlex.quote(str(run / 'cpu'))}"
+        _start_background(run, repo, f"{wrapper} {py} -m snakemake --configfile config/smoke.yaml --cores 2")
+
+
+def _start_smoke_estimate(shared: Path) -> None:
+    """Start ``python -m bench.estimate config/smoke.yaml --json --cpu`` in the background in the
+    checkout, once per session, at the moment the smoke run starts, so that the estimate and the
+    run meet the same load (the test that compares them: tests/test_bench.py); its JSON lands in
+    ``estimate/stdout``."""
+    with open(shared / "estimate.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        run = shared / "estimate"
+        if run.exists():
+            return
+        run.mkdir()
+        estimate = f"{shlex.quote(sys.executable)} -m bench.estimate config/smoke.yaml --json --cpu"
+        _start_background(run, ROOT, estimate)
 
 
 def pytest_sessionfinish(session, exitstatus):
-    """An interrupted session stops the smoke run it started (a finished one has left ``rc``)."""
+    """An interrupted session stops the background runs it started (a finished one has left
+    ``rc``)."""
     if exitstatus != pytest.ExitCode.INTERRUPTED:
         return
-    smoke = _shared_dir(session.config) / "smoke"
-    if (smoke / "pgid").exists() and not (smoke / "rc").exists():
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(int((smoke / "pgid").read_text()), signal.SIGTERM)
+    for name in ("smoke", "estimate"):
+        run = _shared_dir(session.config) / name
+        if (run / "pgid").exists() and not (run / "rc").exists():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(int((run / "pgid").read_text()), signal.SIGTERM)
 
 
 @pytest.hookimpl(trylast=True)  # after -k and -m have deselected tests
@@ -164,12 +202,26 @@ def pytest_collection_modifyitems(session, config, items):
     that the run goes on while the tests that do not need it run; within each of the two parts the
     tests marked ``slow`` go first, so that the session does not end with one worker running a
     long test while the other has nothing left (longest first: the usual rule for two machines).
-    The order is the same in every xdist worker: a stable sort of the collected order."""
+    The order is the same in every xdist worker: a stable sort of the collected order.  The smoke
+    tier's estimate (``smoke_estimate``) starts at the same moment as the run when a test asks for it."""
     needs = {id(item) for item in items if "smoke_run" in item.fixturenames}
     if not config.option.collectonly:  # --collect-only runs no test
         items.sort(key=lambda item: (id(item) in needs, item.get_closest_marker("slow") is None))
+        if any("smoke_estimate" in item.fixturenames for item in items):
+            _start_smoke_estimate(_shared_dir(config))
         if needs:
             _start_smoke_run(_shared_dir(config))
+
+
+def _wait_for(run: Path, what: str, timeout: float = 900) -> None:
+    """Wait for the background run ``run`` (``_start_background``) to end; fail unless it ended
+    with status 0."""
+    rc, deadline = run / "rc", time.monotonic() + timeout
+    while not rc.exists():
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what} did not finish within {timeout:.0f} s")
+        time.sleep(0.2)
+    assert rc.read_text().strip() == "0", (run / "stderr").read_text()[-4000:]
 
 
 @pytest.fixture(scope="session")
@@ -178,14 +230,20 @@ def smoke_run(request) -> Path:
     per session, shared by pytest-xdist's workers, started at collection (see above)."""
     shared = _shared_dir(request.config)
     _start_smoke_run(shared)  # started already, unless the test was selected after collection
-    rc, deadline = shared / "smoke" / "rc", time.monotonic() + 900
-    while not rc.exists():
-        if time.monotonic() > deadline:
-            pytest.fail("the smoke run did not finish within 900 s")
-        time.sleep(0.2)
-    stderr = (shared / "smoke" / "stderr").read_text()
-    assert rc.read_text().strip() == "0", stderr[-4000:]
+    _wait_for(shared / "smoke", "the smoke run")
     return shared / "smoke" / "repo"
+
+
+@pytest.fixture(scope="session")
+def smoke_estimate(request, smoke_run) -> dict:
+    """``python -m bench.estimate config/smoke.yaml --json --cpu`` (its JSON), run beside the
+    session's smoke run from its start (see above)."""
+    import json
+
+    shared = _shared_dir(request.config)
+    _start_smoke_estimate(shared)  # started already, unless the test was selected after collection
+    _wait_for(shared / "estimate", "the smoke tier's estimate")
+    return json.loads((shared / "estimate" / "stdout").read_text())
 
 
 @pytest.fixture(scope="session")

@@ -1,18 +1,16 @@
 """bench/ is part of the checks: its entry points run (at toy sizes), ``python -m bench.estimate``
 plans every shipped config, and the estimate predicts the smoke tier's job-seconds."""
 
-import datetime as dt
 import json
-import re
-import resource
+import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, copy_repo, snakemake
+from conftest import CPU_WRAPPER, ROOT
+from snakemake_server import cold_env
 
 CONFIGS = sorted((ROOT / "config").glob("*.yaml"))
 
@@ -83,84 +81,46 @@ def test_the_estimate_refuses_a_bad_config_in_one_line(tmp_path):
     assert len(lines) == 1 and str(bad) in lines[0], p.stderr
 
 
-def log_job_seconds(log: Path) -> dict[str, float]:
-    """Job-seconds per rule of a Snakemake run, from its log's timestamps (a job from the line
-    that starts it to the line that reports it finished; one-second resolution)."""
-    stamp, started, rule_of, out = None, {}, {}, {}
-    pending = None
-    for line in log.read_text().splitlines():
-        m = re.match(r"^\[(\w{3} \w{3} +\d+ [\d:]+ \d{4})\]$", line)
-        if m:
-            stamp = dt.datetime.strptime(m.group(1), "%a %b %d %H:%M:%S %Y")
-            continue
-        m = re.match(r"^(?:local)?rule (\w+):", line)
-        if m:
-            pending = m.group(1)
-            continue
-        m = re.match(r"^\s+jobid: (\d+)", line)
-        if m and pending is not None:
-            started[m.group(1)], rule_of[m.group(1)] = stamp, pending
-            pending = None
-            continue
-        m = re.match(r"^Finished jobid: (\d+)", line)
-        if m and m.group(1) in started:
-            rule = rule_of[m.group(1)]
-            out[rule] = out.get(rule, 0.0) + (stamp - started[m.group(1)]).total_seconds()
-    return out
-
-
-def children_cpu() -> float:
-    """CPU seconds of this process's finished children (and theirs)."""
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
-
-
 @pytest.mark.slow
-def test_the_estimate_predicts_the_smoke_tiers_job_seconds(smoke_run, tmp_path):
-    """The estimate of the smoke tier against a run of it on one core: within 25 % (the tolerance
-    this test states), in CPU seconds (``--cpu``: a job's seconds on an idle core; the load of
-    other processes on this shared machine moves wall-clock times by half either way within
-    minutes, CPU seconds much less).  The estimate and the run go side by side, one core each, so
-    that both meet the same load: on the 2 virtual cores of this machine a busy neighbour core
-    (another test's subprocesses) slows a process's CPU seconds too, by up to a fifth, and an
-    estimate made before the run met other neighbours than the run (a failure of 118 CPU-s
-    estimated against 80.5 measured, while alone the same code gave 95.3 against 99.8).  The run's
-    CPU seconds are those of the Snakemake run minus those of the same run with nothing left to do
-    (its DAG and start-up, which are no job's); the log's job-seconds per rule are reported next
-    to the estimate's."""
-    estimate = subprocess.Popen(
-        [sys.executable, "-m", "bench.estimate", "config/smoke.yaml", "--json", "--cpu"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+def test_the_estimate_predicts_the_smoke_tiers_job_seconds(smoke_run, smoke_estimate, tmp_path):
+    """The estimate of the smoke tier against the session's run of it: within 25 % (the
+    tolerance this test states), in CPU seconds (``--cpu``: a job's seconds on an idle core; the
+    load of other processes on this shared machine moves wall-clock times by half either way
+    within minutes, CPU seconds much less).  The estimate and the run start at the same moment at
+    collection (tests/conftest.py) and go side by side, so that both meet the same load: on the
+    2 virtual cores of this machine a busy neighbour (another test's subprocesses) slows a
+    process's CPU seconds too, by up to a fifth, and an estimate made before the run met other
+    neighbours than the run (a failure of 118 CPU-s estimated against 80.5 measured, while alone
+    the same code gave 95.3 against 99.8).  The run's CPU seconds are those of the whole
+    Snakemake run (``smoke/cpu``) minus those of the same run with nothing left to do (its DAG
+    and start-up, which are no job's), in a copy; the jobs' seconds per rule (their benchmark
+    files) are reported next to the estimate's."""
+    from onlinerank.step_times import read_benchmarks
+
+    run_cpu = float((smoke_run.parent / "cpu").read_text())
+    repo = tmp_path / "repo"  # the finished run with its metadata, modification times kept
+    shutil.copytree(smoke_run, repo, symlinks=True)
+    # measured as the run was (CPU_WRAPPER), not from this process's children: the smoke run, a
+    # child of whichever worker started it, is reaped whenever that worker next starts a process
+    again = subprocess.run(
+        [sys.executable, "-c", CPU_WRAPPER, str(tmp_path / "cpu"), sys.executable, "-m", "snakemake"]
+        + ["--configfile", "config/smoke.yaml", "--cores", "2"],
+        cwd=repo,
+        env=cold_env(os.environ),
+        capture_output=True,
         text=True,
+        timeout=600,
     )
-    try:
-        repo = copy_repo(tmp_path / "repo")
-        # the kernels as the session's smoke run compiled them (the checkout's own caches may not
-        # hold every signature yet): the run measured loads them, as a tier's second run does
-        for cache in (smoke_run / "src").rglob("__pycache__"):
-            shutil.copytree(cache, repo / cache.relative_to(smoke_run), dirs_exist_ok=True)
-        args = ("--configfile", "config/smoke.yaml", "--cores", "1", "--quiet", "host")  # the jobs in the log
-        # the estimate is not waited for before c1, so its CPU seconds are not among the children's yet
-        c0 = children_cpu()
-        run = snakemake(repo, *args, timeout=2400, cold=True)
-        c1 = children_cpu()
-    finally:
-        out, err = estimate.communicate(timeout=1800)
-    assert estimate.returncode == 0, err[-3000:]
-    assert run.returncode == 0, run.stderr[-3000:]
-    predicted = json.loads(out)
-    after_estimate = children_cpu()
-    again = snakemake(repo, *args, timeout=600, cold=True)
-    c2 = children_cpu()
-    assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr
-    measured = (c1 - c0) - (c2 - after_estimate)
-    log = sorted((repo / ".snakemake" / "log").glob("*.snakemake.log"))[0]  # the run (then the rerun)
-    wall = log_job_seconds(log)
-    report = {  # rule: (predicted CPU seconds, measured job-seconds from the log)
-        rule: (round(r["seconds"], 1), round(wall.get(rule, 0.0), 1))
-        for rule, r in predicted["rules"].items()
-    }
-    print(f"[bench] smoke tier: estimate {predicted['total']:.1f} CPU-s, run {measured:.1f} CPU-s; {report}")
-    assert abs(predicted["total"] / measured - 1) <= 0.25, (predicted["total"], measured, report)
+    assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr, again.stderr[-3000:]
+    idle = float((tmp_path / "cpu").read_text())
+    measured = run_cpu - idle
+    jobs: dict[str, float] = {}
+    for rule, _, seconds in read_benchmarks(smoke_run / "results-smoke"):
+        jobs[rule] = jobs.get(rule, 0.0) + seconds
+    predicted = {rule: round(r["seconds"], 1) for rule, r in smoke_estimate["rules"].items()}
+    print(
+        f"[bench] smoke tier: estimate {smoke_estimate['total']:.1f} CPU-s, run {measured:.1f} CPU-s "
+        f"({run_cpu:.1f} minus {idle:.1f} with nothing to do); estimate by rule {predicted}; "
+        f"the run's job-seconds by rule { ({r: round(s, 1) for r, s in jobs.items()}) }"
+    )
+    assert abs(smoke_estimate["total"] / measured - 1) <= 0.25, (smoke_estimate["total"], measured, predicted)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -66,6 +67,10 @@ def test_every_file_of_the_recipes_passes_the_linters_mypy_and_the_docs_build(tm
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text)
     modules = sorted(p for p in files if p.endswith(".py"))
+    # mypy starts from the checkout's cache (`make lint` before the suite leaves it): it checks the
+    # new modules and what imports them again, and takes the rest from the cache (6 s -> 2 s)
+    if (ROOT / ".mypy_cache").is_dir():
+        shutil.copytree(ROOT / ".mypy_cache", repo / ".mypy_cache")
     py = sys.executable
     for cmd in (
         (py, "-m", "ruff", "check", *modules),
