@@ -68,7 +68,8 @@ def test_every_file_of_the_recipes_passes_the_linters_mypy_and_the_docs_build(tm
         (repo / rel).write_text(text)
     modules = sorted(p for p in files if p.endswith(".py"))
     # mypy starts from the checkout's cache (`make lint` before the suite leaves it): it checks the
-    # new modules and what imports them again, and takes the rest from the cache (6 s -> 2 s)
+    # new modules and what imports them again, and takes the rest from the cache (the whole test
+    # took 26 s of a suite run without it, 10 s with it)
     if (ROOT / ".mypy_cache").is_dir():
         shutil.copytree(ROOT / ".mypy_cache", repo / ".mypy_cache")
     py = sys.executable
