@@ -144,29 +144,34 @@ CPU_WRAPPER = (
 )
 
 
-def _start_background(run: Path, cwd: Path, command: str) -> None:
-    """Run the shell ``command`` in the background in ``cwd``, once per session, whichever worker
-    comes first (the directory ``run`` does not exist yet): its output in ``run/stdout`` and
-    ``run/stderr``, then its exit status in ``run/rc``; its process group in ``run/pgid``."""
-    out = shlex.quote(str(run))
-    cmd = f"{command} > {out}/stdout 2> {out}/stderr; echo $? > {out}/rc.tmp && mv {out}/rc.tmp {out}/rc"
-    proc = subprocess.Popen(["sh", "-c", cmd], cwd=cwd, start_new_session=True, stdin=subprocess.DEVNULL)
-    (run / "pgid").write_text(f"{proc.pid}\n")
+#: the Snakemake arguments of the session's smoke run (tests/test_bench.py reruns it with them)
+SMOKE_RUN_ARGS = ("--configfile", "config/smoke.yaml", "--cores", "2")
+
+
+def _start_once(run: Path, command: str, cwd: Path | None = None) -> None:
+    """Run the shell ``command`` in the background, once per session, whichever worker comes first
+    (the one that creates the directory ``run``), in ``cwd`` or else in a copy of the repository
+    made at ``run/repo``: its output in ``run/stdout`` and ``run/stderr``, then its exit status in
+    ``run/rc``; its process group in ``run/pgid``."""
+    with open(f"{run}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if run.exists():
+            return
+        run.mkdir()
+        cwd = copy_repo(run / "repo") if cwd is None else cwd
+        out = shlex.quote(str(run))
+        cmd = f"{command} > {out}/stdout 2> {out}/stderr; echo $? > {out}/rc.tmp && mv {out}/rc.tmp {out}/rc"
+        proc = subprocess.Popen(["sh", "-c", cmd], cwd=cwd, start_new_session=True, stdin=subprocess.DEVNULL)
+        (run / "pgid").write_text(f"{proc.pid}\n")
 
 
 def _start_smoke_run(shared: Path) -> None:
     """Start the smoke tier in the background in a copy of the repository (2 cores, a Snakemake
     of its own), once per session; its exit status lands in ``smoke/rc``, the CPU seconds of the
     whole run (Snakemake and every job) in ``smoke/cpu`` just before."""
-    with open(shared / "smoke.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        run = shared / "smoke"
-        if run.exists():
-            return
-        repo = copy_repo(run / "repo")
-        py = shlex.quote(sys.executable)
-        wrapper = f"{py} -c {shlex.quote(CPU_WRAPPER)} {shlex.quote(str(run / 'cpu'))}"
-        _start_background(run, repo, f"{wrapper} {py} -m snakemake --configfile config/smoke.yaml --cores 2")
+    run, py = shared / "smoke", shlex.quote(sys.executable)
+    wrapper = f"{py} -c {shlex.quote(CPU_WRAPPER)} {shlex.quote(str(run / 'cpu'))}"
+    _start_once(run, f"{wrapper} {py} -m snakemake {shlex.join(SMOKE_RUN_ARGS)}")
 
 
 def _start_smoke_estimate(shared: Path) -> None:
@@ -174,14 +179,8 @@ def _start_smoke_estimate(shared: Path) -> None:
     checkout, once per session, at the moment the smoke run starts, so that the estimate and the
     run meet the same load (the test that compares them: tests/test_bench.py); its JSON lands in
     ``estimate/stdout``."""
-    with open(shared / "estimate.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        run = shared / "estimate"
-        if run.exists():
-            return
-        run.mkdir()
-        estimate = f"{shlex.quote(sys.executable)} -m bench.estimate config/smoke.yaml --json --cpu"
-        _start_background(run, ROOT, estimate)
+    estimate = f"{shlex.quote(sys.executable)} -m bench.estimate config/smoke.yaml --json --cpu"
+    _start_once(shared / "estimate", estimate, cwd=ROOT)
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -214,7 +213,7 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 def _wait_for(run: Path, what: str, timeout: float = 900) -> None:
-    """Wait for the background run ``run`` (``_start_background``) to end; fail unless it ended
+    """Wait for the background run ``run`` (``_start_once``) to end; fail unless it ended
     with status 0."""
     rc, deadline = run / "rc", time.monotonic() + timeout
     while not rc.exists():

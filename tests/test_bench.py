@@ -9,7 +9,7 @@ import sys
 
 import pytest
 import yaml
-from conftest import CPU_WRAPPER, ROOT
+from conftest import CPU_WRAPPER, ROOT, SMOKE_RUN_ARGS
 from snakemake_server import cold_env
 
 CONFIGS = sorted((ROOT / "config").glob("*.yaml"))
@@ -95,16 +95,16 @@ def test_the_estimate_predicts_the_smoke_tiers_job_seconds(smoke_run, smoke_esti
     Snakemake run (``smoke/cpu``) minus those of the same run with nothing left to do (its DAG
     and start-up, which are no job's), in a copy; the jobs' seconds per rule (their benchmark
     files) are reported next to the estimate's."""
-    from onlinerank.step_times import read_benchmarks
+    from onlinerank.step_times import read_benchmarks, time_lines
 
     run_cpu = float((smoke_run.parent / "cpu").read_text())
     repo = tmp_path / "repo"  # the finished run with its metadata, modification times kept
     shutil.copytree(smoke_run, repo, symlinks=True)
     # measured as the run was (CPU_WRAPPER), not from this process's children: the smoke run, a
     # child of whichever worker started it, is reaped whenever that worker next starts a process
+    wrapper = [sys.executable, "-c", CPU_WRAPPER, str(tmp_path / "cpu")]
     again = subprocess.run(
-        [sys.executable, "-c", CPU_WRAPPER, str(tmp_path / "cpu"), sys.executable, "-m", "snakemake"]
-        + ["--configfile", "config/smoke.yaml", "--cores", "2"],
+        [*wrapper, sys.executable, "-m", "snakemake", *SMOKE_RUN_ARGS],
         cwd=repo,
         env=cold_env(os.environ),
         capture_output=True,
@@ -114,13 +114,11 @@ def test_the_estimate_predicts_the_smoke_tiers_job_seconds(smoke_run, smoke_esti
     assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr, again.stderr[-3000:]
     idle = float((tmp_path / "cpu").read_text())
     measured = run_cpu - idle
-    jobs: dict[str, float] = {}
-    for rule, _, seconds in read_benchmarks(smoke_run / "results-smoke"):
-        jobs[rule] = jobs.get(rule, 0.0) + seconds
     predicted = {rule: round(r["seconds"], 1) for rule, r in smoke_estimate["rules"].items()}
+    by_step = time_lines(read_benchmarks(smoke_run / "results-smoke"))[0]  # the run's own summary line
     print(
         f"[bench] smoke tier: estimate {smoke_estimate['total']:.1f} CPU-s, run {measured:.1f} CPU-s "
         f"({run_cpu:.1f} minus {idle:.1f} with nothing to do); estimate by rule {predicted}; "
-        f"the run's job-seconds by rule { ({r: round(s, 1) for r, s in jobs.items()}) }"
+        f"the run's jobs: {by_step}"
     )
     assert abs(smoke_estimate["total"] / measured - 1) <= 0.25, (smoke_estimate["total"], measured, predicted)
