@@ -7,7 +7,7 @@ Oracles, independent of the package:
 * reference values G3/G4 values;
 * chi-square goodness of fit of sampled orders against those laws (fixed seeds; a fit is accepted
   at p > 1e-3 and a misfit must reach p < 1e-6);
-* math.log for the compiled logarithm.
+* math.log for the compiled logarithm; math.exp in the plain logistic formula for the compiled one.
 """
 
 from __future__ import annotations
@@ -362,6 +362,46 @@ def test_compiled_exp_accuracy():
         got = kernels._exp(float(x))
         ref = math.exp(float(x))
         assert abs(got - ref) <= math.ulp(ref)
+
+
+def _expit_formula(x: float) -> float:
+    """The logistic function as the kernels compute it without their shortcuts (math.exp)."""
+    if x >= 0.0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def test_compiled_expit_shortcuts_are_bit_for_bit():
+    """The compiled expit returns 1.0 above 37 and 0.0 below -750 without calling exp, and
+    ``_expit_sum`` skips a term below 2**-53 once the sum reaches 1: the same bits as the plain
+    formula and the plain running sum (the log-form rows of a long popularity run are mostly such
+    terms)."""
+    rng = np.random.default_rng(7)
+    edges = [36.0, 36.7, 36.73, 36.74, 37.0, 37.5, 40.0, 700.0, 1e300, math.inf]
+    xs = np.concatenate(
+        [
+            rng.uniform(-900.0, 900.0, 20_000),
+            rng.uniform(-40.0, 40.0, 20_000),
+            rng.uniform(-760.0, -700.0, 5_000),
+            edges,
+            [-x for x in edges],
+            [-708.4, -744.4, -745.1, -745.2, -746.0, -749.9, -750.0, -750.1, 0.0, -0.0],
+        ]
+    )
+    for x in xs:
+        got, ref = kernels._expit(float(x)), _expit_formula(float(x))
+        assert got == ref and math.copysign(1.0, got) == math.copysign(1.0, ref), x
+    for span in (1.0, 30.0, 80.0, 600.0, 2000.0):
+        S = np.sort(rng.uniform(0.0, span, size=(40, 60)), axis=1)[:, ::-1].copy()  # decreasing, as by popularity
+        S[20:] = rng.permuted(S[20:], axis=1)
+        for r in range(S.shape[0]):
+            ac = float(S[r, rng.integers(60)])
+            lo, hi = sorted(rng.integers(0, 61, size=2))
+            ref = 0.0
+            for v in range(lo, hi):
+                ref += _expit_formula(1.0 * S[r, v] - ac)
+            assert kernels._expit_sum(S, 1.0, r, lo, hi, ac) == ref
 
 
 def test_tie_repair_of_packed_keys():
