@@ -393,7 +393,8 @@ def test_compiled_expit_shortcuts_are_bit_for_bit():
         got, ref = kernels._expit(float(x)), _expit_formula(float(x))
         assert got == ref and math.copysign(1.0, got) == math.copysign(1.0, ref), x
     for span in (1.0, 30.0, 80.0, 600.0, 2000.0):
-        S = np.sort(rng.uniform(0.0, span, size=(40, 60)), axis=1)[:, ::-1].copy()  # decreasing, as by popularity
+        # half the rows decreasing (items by popularity), half shuffled
+        S = np.sort(rng.uniform(0.0, span, size=(40, 60)), axis=1)[:, ::-1].copy()
         S[20:] = rng.permuted(S[20:], axis=1)
         for r in range(S.shape[0]):
             ac = float(S[r, rng.integers(60)])
