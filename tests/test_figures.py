@@ -611,3 +611,32 @@ def test_saving_skips_the_extra_layout_draw_and_the_files_are_unchanged(name, ta
     dropped, dropped_draws = saved(keep=False)
     assert dropped == kept
     assert (kept_draws, dropped_draws) == (4, 2)
+
+
+@pytest.mark.parametrize("name", ["regret_vs_T", "lower_sandwich", "tightness"])
+def test_the_layout_without_minor_ticks_saves_the_same_files(name, tables, tmp_path, monkeypatch):
+    """``plotting.tight_layout`` leaves the minor ticks out of the layout (their labels are empty):
+    the PNG and PDF are byte for byte those laid out by matplotlib's own ``fig.tight_layout``
+    with every minor tick in place (log axes with minor ticks in all three figures)."""
+    from onlinerank import plotting
+    from onlinerank.figures.base import plot_function
+    from onlinerank.plotting import save_figure, style
+
+    def saved(tag: str) -> list[bytes]:
+        fig = draw(name, {t: tables[t] for t in F.FIGURES[name].tables}, CONFIG)
+        assert any(ax.xaxis.get_minorticklocs().size or ax.yaxis.get_minorticklocs().size for ax in fig.axes)
+        paths = [tmp_path / f"{name}-{tag}.png", tmp_path / f"{name}-{tag}.pdf"]
+        with style():
+            save_figure(fig, *paths)
+        return [p.read_bytes() for p in paths]
+
+    ours = saved("ours")
+
+    def matplotlibs(fig, rect):
+        fig.tight_layout(rect=rect)
+
+    monkeypatch.setattr(plotting, "tight_layout", matplotlibs)
+    module = sys.modules[plot_function(name).__module__]
+    if hasattr(module, "tight_layout"):
+        monkeypatch.setattr(module, "tight_layout", matplotlibs)
+    assert saved("matplotlib") == ours

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..cited_bounds import CITED_BOUNDS
-from ..plotting import LEARNER_COLORS, plain_log_axis
+from ..plotting import LEARNER_COLORS, plain_log_axis, tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -95,5 +95,5 @@ def plot_bound_comparison(tables: dict[str, list[dict]], config: Settings) -> Fi
     fig.suptitle(
         "How much weaker the baselines' guarantees are, over the paper's claimed factor (Ω iff c > 0)"
     )
-    fig.tight_layout(rect=(0, 0.02, 1, 0.93))
+    tight_layout(fig, rect=(0, 0.02, 1, 0.93))
     return fig

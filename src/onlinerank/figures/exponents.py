@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..plotting import tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -65,5 +66,5 @@ def plot_exponents(tables: dict[str, list[dict]], config: Settings) -> Figure:
         "the truncation estimate\nblue = finding holds, orange = undecided, red = does not hold",
         fontsize=9,
     )
-    fig.tight_layout(rect=(0, 0.02, 1, 1 - 0.8 / fig.get_figheight()))  # 0.8 in for the title
+    tight_layout(fig, rect=(0, 0.02, 1, 1 - 0.8 / fig.get_figheight()))  # 0.8 in for the title
     return fig

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..plotting import tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -62,5 +63,5 @@ def plot_lower_abg(tables: dict[str, list[dict]], config: Settings) -> Figure:
     a2.set_ylabel("regret lower bound")
     a2.set_title("Implied regret lower bound vs exact")
     a2.legend(fontsize=7)
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    tight_layout(fig, rect=(0, 0.02, 1, 1))
     return fig

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..plotting import tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -44,5 +45,5 @@ def plot_lower_frequencies(tables: dict[str, list[dict]], config: Settings) -> F
         fontsize=9,
     )
     ax.legend()
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    tight_layout(fig, rect=(0, 0.02, 1, 1))
     return fig

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..plotting import tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -47,5 +48,5 @@ def plot_lower_hc(tables: dict[str, list[dict]], config: Settings) -> Figure:
     ax.set_ylabel(r"$h_c(n)$ (rounds)")
     ax.set_title(r"Smallest horizon from which exact regret $\geq c\,n^{3/2}\sqrt{T}$ (k=1)")
     ax.legend(fontsize=7, ncol=2)
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    tight_layout(fig, rect=(0, 0.02, 1, 1))
     return fig

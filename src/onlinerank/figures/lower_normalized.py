@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..plotting import plain_log_axis
+from ..plotting import plain_log_axis, tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -105,5 +105,5 @@ def plot_lower_normalized(tables: dict[str, list[dict]], config: Settings) -> Fi
         "(dashed), corrected asymptote (dotted), limit (thin), Monte Carlo (95% CI)",
         fontsize=8.5,
     )
-    fig.tight_layout(rect=(0, 0.02, 1, 0.95))
+    tight_layout(fig, rect=(0, 0.02, 1, 0.95))
     return fig

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..plotting import plain_log_axis
+from ..plotting import plain_log_axis, tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -112,5 +112,5 @@ def plot_lower_sandwich(tables: dict[str, list[dict]], config: Settings) -> Figu
     h, lab = axes.flat[0].get_legend_handles_labels()
     fig.legend(h, lab, loc="lower center", ncol=4, frameon=False, fontsize=7)
     fig.suptitle("Upper and lower bounds on expected regret (single choice k=1, k-subsets k>1)")
-    fig.tight_layout(rect=(0, 0.09 if nrow == 1 else 0.05, 1, 1))
+    tight_layout(fig, rect=(0, 0.09 if nrow == 1 else 0.05, 1, 1))
     return fig

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import bounds as B
+from ..plotting import tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -84,5 +85,5 @@ def plot_regret_ratio_heatmap(tables: dict[str, list[dict]], config: Settings) -
         r"($\binom{n}{2}\ln 2/\eta+\eta TM/2$, max over learners)",
         fontsize=9,
     )
-    fig.tight_layout(rect=(0, 0.02, 1, 0.95))
+    tight_layout(fig, rect=(0, 0.02, 1, 0.95))
     return fig

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..plotting import learner_style, plain_log_axis
+from ..plotting import learner_style, plain_log_axis, tight_layout
 from ..timing_fits import excess_exponent, fit_exponent
 from .base import figure
 
@@ -123,5 +123,5 @@ def plot_runtime(tables: dict[str, list[dict]], config: Settings) -> Figure:
         f"({processes} processes × {repeats // max(processes, 1)} repeats), bars from the fastest to "
         "the slowest timing"
     )
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    tight_layout(fig, rect=(0, 0.02, 1, 1))
     return fig

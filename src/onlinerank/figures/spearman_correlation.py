@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..plotting import learner_style, plain_log_axis
+from ..plotting import learner_style, plain_log_axis, tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -71,5 +71,5 @@ def plot_spearman_correlation(tables: dict[str, list[dict]], config: Settings) -
     if keys:
         axes.flat[0].legend(fontsize=6.5, loc="lower right")
     fig.suptitle("Rank aggregation: how fast the learner finds the Mallows centre (95% bands)")
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    tight_layout(fig, rect=(0, 0.02, 1, 1))
     return fig

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from .. import bounds as B
-from ..plotting import learner_style, plain_log_axis, regret_yscale
+from ..plotting import learner_style, plain_log_axis, regret_yscale, tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -83,5 +83,5 @@ def plot_spearman_vs_n(tables: dict[str, list[dict]], config: Settings) -> Figur
         ax.set_title(f"{adv}, T={Tmax}", fontsize=9)
         ax.legend(fontsize=6)
     fig.suptitle("Spearman rank aggregation: regret vs n (95% intervals)")
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    tight_layout(fig, rect=(0, 0.02, 1, 1))
     return fig

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from ..plotting import plain_log_axis
+from ..plotting import plain_log_axis, tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -115,5 +115,5 @@ def plot_tightness(tables: dict[str, list[dict]], config: Settings) -> Figure:
         r"$\binom{n}{2}\ln 2/\eta + \eta TM/2$",
         fontsize=10,
     )
-    fig.tight_layout(rect=(0, 0.02, 1, 1 - 0.35 / fig.get_figheight()))
+    tight_layout(fig, rect=(0, 0.02, 1, 1 - 0.35 / fig.get_figheight()))
     return fig

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..plotting import plain_log_axis
+from ..plotting import plain_log_axis, tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -70,5 +70,5 @@ def plot_worst_case(tables: dict[str, list[dict]], config: Settings) -> Figure:
         ax.set_title(f"{'single' if k == 1 else f'{k}-choice'}, n={n}")
         ax.legend(fontsize=6)
     fig.suptitle("Exact worst case over all feedback sequences (dynamic program) vs Theorem 3.1")
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    tight_layout(fig, rect=(0, 0.02, 1, 1))
     return fig

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..plotting import learner_style
+from ..plotting import learner_style, tight_layout
 from .base import figure
 
 if TYPE_CHECKING:
@@ -151,5 +151,5 @@ def plot_worst_case_learners(tables: dict[str, list[dict]], config: Settings) ->
         "exact where the DP reaches, else the same adversaries against each",
         fontsize=9.5,
     )
-    fig.tight_layout(rect=(0, 0.09 + 0.02 / nrow, 1, 0.96))
+    tight_layout(fig, rect=(0, 0.09 + 0.02 / nrow, 1, 0.96))
     return fig
