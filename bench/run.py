@@ -376,11 +376,12 @@ heavy = [m for m in ("numba", "scipy") if m in sys.modules]
 lw = L.LogWeights(0.1, 4, 50); seeds = np.arange(4, dtype=np.uint64)
 it = np.zeros((4, 1), dtype=np.int64)
 out = {}
-for name, f in [("add_items", lambda: lw.add_items(it)),
-                ("expected_loss_items", lambda: lw.expected_loss_items(it)),
-                ("sample PL", lambda: lw.sample("plackett-luce", seeds)),
-                ("sample QS", lambda: lw.sample("quicksort", seeds)),
-                ("expected_loss_dense", lambda: lw.expected_loss_dense(np.ones((4, 50))))]:
+calls = [("add_items", lambda: lw.add_items(it)),
+         ("expected_loss_items", lambda: lw.expected_loss_items(it)),
+         ("sample PL", lambda: lw.sample("plackett-luce", seeds)),
+         ("sample QS", lambda: lw.sample("quicksort", seeds)),
+         ("expected_loss_dense", lambda: lw.expected_loss_dense(np.ones((4, 50))))]
+for name, f in calls[: int(sys.argv[1])]:
     t = time.perf_counter(); f(); out[name] = time.perf_counter() - t
 print(" ".join(f"{k}={v:.3f}s" for k, v in out.items()), f"total={sum(out.values()):.2f}s",
       f"(after import: {', '.join(heavy) or 'no numba/scipy'})")
@@ -403,21 +404,24 @@ print(" ".join(f"{m}={'yes' if m in sys.modules else 'no'}" for m in ("numba", "
 """
 
 
-def startup() -> None:
-    base = min(_py("pass") for _ in range(3))
-    times = [_py("import onlinerank") - base for _ in range(5)]
+def startup(runs: int = 5, first_calls: int = 5) -> None:
+    """Start-up costs: the interpreter, ``import onlinerank``, a simulate job's first cell (each the
+    median of ``runs`` fresh processes), what the light modules import, and the first calls of the
+    first ``first_calls`` hot kernels into an empty numba cache (compiling) and then a warm one."""
+    base = min(_py("pass") for _ in range(max(1, runs - 2)))
+    times = [_py("import onlinerank") - base for _ in range(runs)]
     print(
         f"import onlinerank (minus bare interpreter {base:.3f}s): first {times[0]:.3f}s, "
-        f"then median {np.median(times[1:]):.3f}s"
+        f"then median {np.median(times[1:] or times):.3f}s"
     )
-    runs = []
-    for _ in range(5):
+    sims = []
+    for _ in range(runs):
         p = subprocess.run([sys.executable, "-c", _FIRST_SIM], check=True, capture_output=True, text=True)
         imp, sim, linalg = p.stdout.split()
-        runs.append((float(imp), float(sim)))
-    imp, sim = np.median(np.array(runs), axis=0)
+        sims.append((float(imp), float(sim)))
+    imp, sim = np.median(np.array(sims), axis=0)
     print(
-        f"engine share of a simulate job (fresh process, warm numba cache, median of 5): import "
+        f"engine share of a simulate job (fresh process, warm numba cache, median of {runs}): import "
         f"{imp:.2f} s + first simulate {sim:.2f} s (numba import + cache load); scipy.linalg "
         f"loaded: {linalg}"
     )
@@ -426,9 +430,9 @@ def startup() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
         print("first calls, empty numba cache (compile):", end=" ", flush=True)
-        subprocess.run([sys.executable, "-c", _FIRST_CALL], check=True, env=env)
+        subprocess.run([sys.executable, "-c", _FIRST_CALL, str(first_calls)], check=True, env=env)
         print("first calls, warm numba cache (load):    ", end=" ", flush=True)
-        subprocess.run([sys.executable, "-c", _FIRST_CALL], check=True, env=env)
+        subprocess.run([sys.executable, "-c", _FIRST_CALL, str(first_calls)], check=True, env=env)
 
 
 _MEM_CHILD = """
@@ -645,8 +649,8 @@ def main(argv: list[str] | None = None) -> int:
 def tiny(startup_: bool = True, scale: bool = True, worst_case: bool = True) -> int:
     """Every section of the benchmark at toy sizes (``--tiny``): the tests run it to check that
     each entry point works; the numbers mean nothing.  ``--no-startup``, ``--no-scale`` and
-    ``--no-worst-case`` skip their sections here too (the start-up section compiles every kernel
-    into an empty cache: most of this mode's ~25 s)."""
+    ``--no-worst-case`` skip their sections here too (the start-up section times one process of
+    each kind and compiles one kernel into an empty cache)."""
     from bench.worst_case import bench_worst_case
 
     rng = np.random.default_rng(1)
@@ -657,7 +661,7 @@ def tiny(startup_: bool = True, scale: bool = True, worst_case: bool = True) -> 
     for n, what, t, ratio, _rmin, _target, _ok in rows:
         print(f"{n:>6}  {what:<46} {_fmt_t(t):>13} {ratio:>6.2f}x")
     if startup_:
-        startup()
+        startup(runs=1, first_calls=1)  # one process each, one kernel compiled: ~9 -> ~3 s
     if worst_case:
         bench_worst_case(tiny=True)
     if scale:
