@@ -326,6 +326,32 @@ def test_caches_consistent_after_many_updates(eta):
     assert seen_log_form == (eta > 1)
 
 
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 8, 16, 17, 40])
+def test_histogram_of_every_row_is_numpys_unique(n):
+    """``hist_build`` (insertion sort up to n = 16, the library sort above) gives each row's
+    distinct values and counts as ``np.unique`` does, or -1 for a row with a non-integer score or
+    more than ``capacity`` values."""
+    from onlinerank._kernels import onlinerank as kernels
+
+    rng = np.random.default_rng(90 + n)
+    R = 60
+    S = rng.integers(-3, 4, size=(R, n)).astype(float)
+    S[::4] = rng.integers(0, 2, size=S[::4].shape)  # few distinct values
+    S[1::7, 0] += 0.5  # non-integer
+    S[2::9] *= 1e3
+    lw = LogWeights(0.1, R, n)
+    values, counts, sizes, capacity = lw._histogram()
+    kernels.hist_build(S, (values, counts, sizes, capacity))
+    for r in range(R):
+        v, c = np.unique(S[r], return_counts=True)
+        if np.any(v != np.floor(v)) or v.size > capacity:
+            assert sizes[r] == -1, r
+        else:
+            assert sizes[r] == v.size
+            np.testing.assert_array_equal(values[r, : v.size], v)
+            np.testing.assert_array_equal(counts[r, : v.size], c)
+
+
 def test_histogram_switches_off_and_weights_take_over():
     rng = np.random.default_rng(81)
     R, n = 3, 16  # at most n // 4 = 4 distinct values are tracked
