@@ -202,8 +202,9 @@ def _newton_row(K, a, b, tol, max_iter):
 
 
 #: from this n on the balancing's sums are accumulated a row at a time (loops that vectorise);
-#: below it one dot product at a time is quicker (measured: 2x at n = 6, equal at n ~ 15, 2-3x the
-#: other way at n = 40).  Both orders give the same bits.
+#: below it one dot product at a time is quicker (measured with 16 replicates: the row-wise loops
+#: 2x slower at n = 6, even near n = 15, 1.3x quicker at n = 40 in sweeps and 3x with Newton
+#: steps).  Both orders give the same bits.
 _ROWWISE_MIN_N = 16
 
 
