@@ -31,6 +31,7 @@ __all__ = [
     "STYLE",
     "stamp",
     "save_figure",
+    "tight_layout",
     "read_table",
     "LEARNER_COLORS",
     "learner_style",
