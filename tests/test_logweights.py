@@ -432,6 +432,38 @@ def test_replicates_do_not_depend_on_the_batch(eta):
             np.testing.assert_array_equal(w[block], p)
 
 
+@pytest.mark.parametrize("n", [1, 2, 5, 12, 40])
+def test_dense_rows_are_sorted_as_numpys_stable_argsort_orders_them(n):
+    """``sort_dense_rows`` (the compiled inputs of the dense expected loss) equals numpy's stable
+    argsort and gathers bit for bit, ties in item order (graded feedback has many), for contiguous
+    and strided feedback; a non-finite entry is refused."""
+    from onlinerank._kernels import onlinerank as kernels
+
+    rng = np.random.default_rng(120 + n)
+    R = 7
+    lw = LogWeights(0.37, R, n)
+    lw.add_dense(rng.normal(size=(R, n)) * 30.0)
+    for s in (
+        rng.integers(0, 4, size=(R, n)).astype(float),  # graded: ties
+        -(np.argsort(rng.random((R, n)), axis=1) + 1.0),  # Spearman
+        rng.normal(size=(R, 2 * n))[:, ::2],  # a strided view
+    ):
+        order = np.argsort(s, axis=1, kind="stable")
+        want = (
+            np.take_along_axis(s, order, axis=1),
+            np.take_along_axis(lw._weights, order, axis=1),
+            np.take_along_axis(lw._S, order, axis=1) * lw._eta,
+        )
+        got = np.empty((R, n)), np.empty((R, n)), np.empty((R, n))
+        assert kernels.sort_dense_rows(s, lw._weights, lw._S, lw._eta, *got)
+        for g, w in zip(got, want, strict=True):
+            assert g.tobytes() == np.ascontiguousarray(w).tobytes()
+    bad = np.zeros((R, n))
+    bad[R - 1, n - 1] = np.nan
+    with pytest.raises(ValueError, match="finite"):
+        lw.expected_loss_dense(bad)
+
+
 def test_dense_parallel_path_matches_serial_and_reference():
     from onlinerank import logweights
     from onlinerank._kernels import onlinerank as kernels

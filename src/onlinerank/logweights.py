@@ -203,12 +203,13 @@ class LogWeights:
         R, n = self._S.shape
         if s.shape != (R, n):
             raise ValueError(f"s must have shape {(R, n)}, got {s.shape}")
-        order = np.argsort(s, axis=1, kind="stable")
-        ss = np.ascontiguousarray(np.take_along_axis(s, order, axis=1))
-        ws = np.ascontiguousarray(np.take_along_axis(self._weights, order, axis=1))
-        la = np.ascontiguousarray(np.take_along_axis(self._S, order, axis=1)) * self._eta
-        part = np.empty((R, (n + 1) // 2))
         kernels = _kern()
+        # each row in increasing s, ties in item order (a stable sort), with its cached weights
+        # and log-weights eta * S alongside, in one compiled call
+        ss, ws, la = np.empty((R, n)), np.empty((R, n)), np.empty((R, n))
+        if not kernels.sort_dense_rows(s, self._weights, self._S, self._eta, ss, ws, la):
+            raise ValueError("s must be finite")
+        part = np.empty((R, (n + 1) // 2))
         parallel = R * n * n >= _PARALLEL_PAIRS
         kernel = kernels.expected_loss_dense if parallel else kernels.expected_loss_dense_serial
         kernel(ss, ws, la, self._form, part)

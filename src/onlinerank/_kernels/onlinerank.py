@@ -954,6 +954,28 @@ def _dense_task(s, w, a, form, r, t):
     return acc
 
 
+@njit(cache=True, error_model="numpy")
+def sort_dense_rows(s, weights, S, eta, ss, ws, la):
+    """The inputs of :func:`expected_loss_dense`: each row of the finite feedback ``s`` (R, n) in
+    increasing order, ties in item order (a stable sort: the order of numpy's
+    ``argsort(kind="stable")``), into ``ss``; the cached weights and the log-weights
+    ``S[r, u] * eta`` in the same order into ``ws`` and ``la`` (the products numpy computes).
+    Returns False, sorting nothing, if some entry of ``s`` is not finite."""
+    R, n = s.shape
+    for r in range(R):
+        for u in range(n):
+            if not math.isfinite(s[r, u]):
+                return False
+    for r in range(R):
+        order = np.argsort(s[r], kind="mergesort")
+        for i in range(n):
+            u = order[i]
+            ss[r, i] = s[r, u]
+            ws[r, i] = weights[r, u]
+            la[r, i] = S[r, u] * eta
+    return True
+
+
 @njit(cache=True, error_model="numpy", parallel=True)
 def expected_loss_dense(sorted_s, sorted_weights, sorted_logw, form, part):
     """Pairs of a row sorted by increasing s: ``sum_{i < j} (s_j - s_i) P(i before j)``.
