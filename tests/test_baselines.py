@@ -135,6 +135,65 @@ def test_fpl_scale0_is_ftl(game):
         ftl.update(fb)
 
 
+def ftl_items_oracle(S, items, exp_loss, loss, sample):
+    """Follow-the-Leader's block kernel from its definition: each round sort by decreasing score
+    (ties by item id, numpy's stable argsort), add the chosen items' positions minus C(k, 2), then
+    count the choices."""
+    R, B, k = items.shape
+    for r in range(R):
+        for b in range(B):
+            pos = np.empty(S.shape[1], dtype=np.int64)
+            pos[np.argsort(-S[r], kind="stable")] = np.arange(S.shape[1])
+            v = float(pos[items[r, b]].sum()) - k * (k - 1) // 2
+            exp_loss[r] += v
+            if sample:
+                loss[r] += v
+            np.add.at(S[r], items[r, b], 1.0)
+
+
+@pytest.mark.parametrize(
+    ("n", "k", "start"),
+    [
+        (6, 1, "zeros"),
+        (10, 2, "ties"),
+        (50, 1, "ties"),
+        (40, 12, "halves"),
+        (7, 7, "ties"),
+        (9, 3, "repeats"),
+    ],
+)
+def test_compiled_ftl_keeps_the_sorted_order_bit_for_bit(n, k, start):
+    """The compiled FTL sorts once per call and moves each chosen item forward as its score rises:
+    the same losses and scores as sorting every round, over several calls (the state carried in
+    ``S``), with ties (equal scores break by item id), scores that are not integers, k above the
+    counting kernel's small-k branch, every item chosen, and an item chosen twice in a round."""
+    from onlinerank._kernels.baselines import ftl_items
+
+    rng = np.random.default_rng(n * 100 + k)
+    R, B = 4, 150
+    S0 = {
+        "zeros": np.zeros((R, n)),
+        "ties": rng.integers(0, 3, size=(R, n)).astype(float),
+        "halves": rng.integers(0, 6, size=(R, n)) / 2.0,
+        "repeats": rng.integers(0, 2, size=(R, n)).astype(float),
+    }[start]
+    S_fast, S_slow = S0.copy(), S0.copy()
+    e_fast, e_slow = np.full(R, 0.5), np.full(R, 0.5)
+    l_fast, l_slow = np.zeros(R), np.zeros(R)
+    for call in range(3):
+        if start == "repeats":
+            items = rng.integers(0, n, size=(R, B, k))
+        else:
+            # skewed choices: a few leaders and long runs of tied scores
+            p = rng.dirichlet(np.full(n, 0.3))
+            items = np.stack([[rng.choice(n, k, replace=False, p=p) for _ in range(B)] for _ in range(R)])
+        ftl_items(S_fast, items, e_fast, l_fast, call != 1)
+        ftl_items_oracle(S_slow, items, e_slow, l_slow, call != 1)
+        np.testing.assert_array_equal(S_fast, S_slow)
+        np.testing.assert_array_equal(e_fast, e_slow)
+        np.testing.assert_array_equal(l_fast, l_slow)
+
+
 @pytest.mark.parametrize(
     "game",
     [Game(n=6, T=30), Game(n=6, T=30, family="kchoice", k=2), Game(n=5, T=30, family="spearman")],

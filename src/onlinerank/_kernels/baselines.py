@@ -1,5 +1,6 @@
 """Compiled kernels of the baselines: on blocks of choice feedback, Follow-the-Leader (its loss is
-the positions of the chosen items in the order of decreasing score, :mod:`.feedback`) and the
+the positions of the chosen items in the order of decreasing score, kept sorted as the scores
+rise) and the
 uniform ranking (numpy's ``default_rng(seed).permutation`` per round, copied in :mod:`.streams`);
 and PermELearn's matrix balancing at small n (:func:`balance_rows`, theory §3.3).
 """
@@ -10,7 +11,6 @@ import numpy as np
 from numba import njit
 
 from . import compile_once
-from .feedback import _possum
 from .streams import _default_rng_permutation, _round_seed
 
 
@@ -18,24 +18,46 @@ from .streams import _default_rng_permutation, _round_seed
 def ftl_items(S, items, exp_loss, loss, sample):
     """Follow-the-Leader on the choice feedback ``items`` (R, B, k): per round its (deterministic)
     loss, the positions of the chosen items in ``argsort(-S, kind="stable")`` minus C(k, 2), is
-    added to ``exp_loss`` (and to ``loss`` if ``sample``), then ``S[r, chosen] += 1``."""
+    added to ``exp_loss`` (and to ``loss`` if ``sample``), then ``S[r, chosen] += 1``.
+
+    The order is sorted once per replicate and call, then kept: a chosen item's score rises, so it
+    only moves towards the front, past the items it now leads (equal scores: by item id).  A round
+    costs the length of those moves -- the items tied with the chosen one, a handful once the
+    scores spread -- instead of counting all n scores per chosen item."""
     R, B, k = items.shape
     n = S.shape[1]
     comb = np.float64(k * (k - 1) // 2)
-    tk = np.empty(n)
-    thr_k = np.empty(k)
-    thr_i = np.empty(k, dtype=np.int64)
+    pos = np.empty(n, dtype=np.int64)
     for r in range(R):
+        row = S[r]
+        order = np.argsort(-row, kind="mergesort")  # stable: ties by item id
+        for i in range(n):
+            pos[order[i]] = i
         for b in range(B):
             it = items[r, b]
-            for u in range(n):
-                tk[u] = -S[r, u]
-            v = np.float64(_possum(tk, it, thr_k, thr_i)) - comb
+            ps = np.int64(0)
+            for j in range(k):
+                ps += pos[it[j]]
+            v = np.float64(ps) - comb
             exp_loss[r] += v
             if sample:
                 loss[r] += v
             for j in range(k):
-                S[r, it[j]] += 1.0
+                c = it[j]
+                sc = row[c] + 1.0
+                row[c] = sc
+                q = pos[c]
+                while q > 0:
+                    u = order[q - 1]
+                    su = row[u]
+                    if su < sc or (su == sc and u > c):
+                        order[q] = u
+                        pos[u] = q
+                        q -= 1
+                    else:
+                        break
+                order[q] = c
+                pos[c] = q
 
 
 @njit(cache=True, error_model="numpy")
