@@ -303,7 +303,10 @@ class ChunkedDraws:
 
     ``draw(rng, c)`` returns an array whose first axis has length ``c`` (one entry per round);
     ``next()`` returns the stacked entries of the current round, shape ``(R, ...)``.  A replicate's
-    values depend only on its own generator, never on the chunk size of others.
+    values depend only on its own generator, never on the chunk size of others.  The chunk is kept
+    replicate-major, ``(R, chunk, ...)``: each replicate's draws are copied in one piece, and a
+    block of rounds (:meth:`take`, swapped back to replicate-major by the blocks' consumers) is
+    contiguous per replicate.
     """
 
     def __init__(
@@ -317,25 +320,26 @@ class ChunkedDraws:
         self.pos = self.chunk
 
     def _refill(self) -> None:
-        self.buf = np.stack([self.draw(g, self.chunk) for g in self.rngs], axis=1)
+        self.buf = np.stack([self.draw(g, self.chunk) for g in self.rngs])
         self.pos = 0
 
     def next(self) -> np.ndarray:
         if self.pos >= self.chunk:
             self._refill()
-        out = cast(np.ndarray, self.buf)[self.pos]
+        out = cast(np.ndarray, self.buf)[:, self.pos]
         self.pos += 1
         return out
 
     def take(self, m: int) -> np.ndarray:
         """The entries of the next ``m`` rounds, shape ``(m, R, ...)``: the same values as ``m``
-        calls of :meth:`next`."""
+        calls of :meth:`next` (a view of the chunk where the rounds lie in one chunk)."""
         parts = []
         while m > 0:
             if self.pos >= self.chunk:
                 self._refill()
             c = min(m, self.chunk - self.pos)
-            parts.append(cast(np.ndarray, self.buf)[self.pos : self.pos + c])
+            parts.append(cast(np.ndarray, self.buf)[:, self.pos : self.pos + c])
             self.pos += c
             m -= c
-        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+        block = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+        return block.swapaxes(0, 1)
