@@ -166,3 +166,21 @@ def test_a_signal_reaches_the_served_snakemake_and_a_killed_caller_stops_it_and_
         if caller.poll() is None:
             caller.kill()
         caller.wait()
+
+
+def test_the_warm_server_holds_the_validator_as_the_project_imports_it():
+    """The server imports the config's validator ahead of the starts it serves, as
+    onlinerank.schema_validation would: without the optional IRI syntax checker (the same package,
+    hidden only while jsonschema loads, then importable as usual)."""
+    from onlinerank.schema_validation import SKIPPED_FORMAT_PACKAGE
+
+    assert ss.SKIPPED_FORMAT_PACKAGE == SKIPPED_FORMAT_PACKAGE
+    code = (
+        "import importlib.util, sys; sys.path.insert(0, sys.argv[1]); import snakemake_server as ss; "
+        "ss._warm(); "
+        f"assert 'jsonschema' in sys.modules and {SKIPPED_FORMAT_PACKAGE!r} not in sys.modules; "
+        f"print('installed' if importlib.util.find_spec({SKIPPED_FORMAT_PACKAGE!r}) else 'absent')"
+    )
+    p = subprocess.run([sys.executable, "-c", code, str(ss.HERE.parent)], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.stdout.split() in (["installed"], ["absent"])
