@@ -91,8 +91,9 @@ def _warm() -> None:
         import jsonschema  # noqa: F401
     finally:
         del sys.modules[SKIPPED_FORMAT_PACKAGE]
-    import argparse_dataclass  # noqa: F401
     import graphlib  # noqa: F401
+
+    import argparse_dataclass  # noqa: F401
     import nbformat  # noqa: F401
     import platformdirs  # noqa: F401
     import smart_open  # noqa: F401

@@ -181,6 +181,8 @@ def test_the_warm_server_holds_the_validator_as_the_project_imports_it():
         f"assert 'jsonschema' in sys.modules and {SKIPPED_FORMAT_PACKAGE!r} not in sys.modules; "
         f"print('installed' if importlib.util.find_spec({SKIPPED_FORMAT_PACKAGE!r}) else 'absent')"
     )
-    p = subprocess.run([sys.executable, "-c", code, str(ss.HERE.parent)], capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-c", code, str(ss.HERE.parent)], capture_output=True, text=True, timeout=120
+    )
     assert p.returncode == 0, p.stderr[-3000:]
     assert p.stdout.split() in (["installed"], ["absent"])
