@@ -353,3 +353,26 @@ def test_feedback_container_is_binary_for_all_adversaries():
         s = play(make_adversary(name), game, 2, learner=OnlineRank())
         assert np.all(s.sum(axis=2) == 3), name
         assert isinstance(make_adversary(name).describe(), dict)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 7, 8, 9, 16, 40, 129, 300])
+def test_bradley_terry_positions_are_the_numpy_formula_bit_for_bit(n, monkeypatch):
+    """The compiled elementwise steps around numpy's ``exp`` give the bits of the plain numpy
+    expression ``expit(a_v - a_u).sum(axis=2) - 0.5`` (samplers.expit): random log-weights, ties
+    (differences of 0 and -0), saturating differences (exp underflows to 0), and blocks of
+    replicates (a block size that splits R unevenly)."""
+    import onlinerank.adversaries.base as base
+    from onlinerank.samplers import expit
+
+    rng = np.random.default_rng(n)
+    R = 7
+    a = rng.normal(scale=3.0, size=(R, n))
+    a[0] = 0.0  # every difference 0
+    a[1, : n // 2] = -0.0
+    if n > 2:
+        a[2, :2] = [-900.0, 900.0]  # exp(-1800) = 0
+        a[3] = np.round(a[3])  # integer log-weights: many equal differences
+    monkeypatch.setattr(base, "_BLOCK", 3 * n * n)  # blocks of 3 replicates: 3 + 3 + 1
+    got = bradley_terry_positions(a)
+    want = expit(a[:, None, :] - a[:, :, None]).sum(axis=2) - 0.5
+    np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))

@@ -1,5 +1,7 @@
 """Compiled kernels of the greedy adaptive adversary (:mod:`onlinerank.adversaries.greedy`): the
-number of strictly greater scores of every item, and the greedy construction of the feedback set.
+number of strictly greater scores of every item, and the greedy construction of the feedback set;
+and the elementwise steps of the Bradley–Terry expected positions that the adversaries reading a
+learner's log-weights compute every round (:func:`onlinerank.adversaries.base.bradley_terry_positions`).
 
 Both replace a handful of numpy calls per round on (R, n) arrays with R = 2 and n <= 40 in the
 shipped tiers, where the calls' own overhead was most of a greedy simulate job.  They compute the
@@ -72,6 +74,38 @@ def greedy_sets(h, S, k, items, inc):
             marg[c] = -np.inf
         items[r].sort()
         inc[r] = total
+
+
+@njit(cache=True, error_model="numpy")
+def bt_differences(a, x, nonneg):
+    """For log-weights ``a`` (R, n): ``x[r, u, v] = -|a_v - a_u|`` and ``nonneg[r, u, v] = a_v - a_u
+    >= 0``, the argument of ``exp`` and the branch of the logistic function
+    (:func:`onlinerank.samplers.expit`) of every pair; a difference, an absolute value and a
+    negation, all exact."""
+    R, n = a.shape
+    for r in range(R):
+        for u in range(n):
+            au = a[r, u]
+            for v in range(n):
+                d = a[r, v] - au
+                nonneg[r, u, v] = d >= 0
+                x[r, u, v] = -abs(d)
+
+
+@njit(cache=True, error_model="numpy")
+def bt_logistic(e, nonneg):
+    """In place, from ``e = exp(-|d|)`` (numpy's ``exp``, so that the bits are those of
+    :func:`onlinerank.samplers.expit`): ``1 / (1 + e)`` where ``d >= 0``, else ``e / (1 + e)`` --
+    the same two correctly rounded operations as the numpy expression."""
+    R, n, m = e.shape
+    for r in range(R):
+        for u in range(n):
+            for v in range(m):
+                x = e[r, u, v]
+                if nonneg[r, u, v]:
+                    e[r, u, v] = 1.0 / (1.0 + x)
+                else:
+                    e[r, u, v] = x / (1.0 + x)
 
 
 compile_once(globals())

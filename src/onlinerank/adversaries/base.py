@@ -59,7 +59,6 @@ import numpy as np
 from ..feedback import Feedback, FeedbackBlock
 from ..game import Game
 from ..registry import Registry, owner
-from ..samplers import expit
 
 __all__ = [
     "Adversary",
@@ -135,14 +134,23 @@ def bradley_terry_positions(a: np.ndarray) -> np.ndarray:
     """``E[pi(u) - 1] = sum_{v != u} expit(a_v - a_u)`` (R, n) for the Bradley–Terry marginals
     ``P(v before u) = expit(a_v - a_u)`` of log-weights ``a`` (R, n), which both samplers of
     OnlineRank have (Lemma 6.1, theory §2.5).  O(R n^2), in blocks of replicates."""
-    a = np.asarray(a, dtype=np.float64)
+    from .._kernels.adversaries import bt_differences, bt_logistic  # lazy: numba where it runs
+
+    a = np.ascontiguousarray(a, dtype=np.float64)
     R, n = a.shape
     out = np.empty((R, n))
     step = max(1, _BLOCK // (n * n))
     for lo in range(0, R, step):
         blk = a[lo : lo + step]
-        # d[r, u, v] = a_v - a_u; the v = u term contributes expit(0) = 1/2
-        out[lo : lo + step] = expit(blk[:, None, :] - blk[:, :, None]).sum(axis=2) - 0.5
+        # expit(d) of d[r, u, v] = a_v - a_u, as samplers.expit computes it: numpy's exp between
+        # two compiled elementwise steps (a few calls a round instead of a dozen); the v = u term
+        # contributes expit(0) = 1/2
+        x = np.empty((blk.shape[0], n, n))
+        nonneg = np.empty((blk.shape[0], n, n), dtype=np.bool_)
+        bt_differences(blk, x, nonneg)
+        p = np.exp(x)
+        bt_logistic(p, nonneg)
+        out[lo : lo + step] = p.sum(axis=2) - 0.5
     return out
 
 
