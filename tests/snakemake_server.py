@@ -80,8 +80,8 @@ def _warm() -> None:
         ReportPluginRegistry,
     ):
         registry().collect_plugins()
-    # the third-party modules a start then imports while it reads the project's Snakefile (about
-    # 0.18 s of a served start's 0.7 CPU-seconds): the config's validator -- imported as
+    # the third-party modules a start then imports while it reads the project's Snakefile (a served
+    # dry run of the smoke tier: 0.79-0.84 -> 0.74-0.77 CPU-seconds): the config's validator -- imported as
     # onlinerank.schema_validation imports it, without its optional IRI syntax checker
     # (:data:`SKIPPED_FORMAT_PACKAGE`; a start that finds jsonschema imported uses it as it is) --
     # and what Snakemake loads for the source cache, notebooks and its paths.  Never the project's
