@@ -1,42 +1,53 @@
-"""Snakemake for the suite from an interpreter that has imported it already: a start costs about
-0.9 CPU-seconds (the Snakefile, the package, the DAG) instead of about 2.5 (the same, after about
-1.7 s of importing Snakemake and collecting its plug-ins: pandas through the SLURM executor plug-in,
-sqlmodel).  The suite starts Snakemake about 130 times outside SLURM (the documented commands' dry
-runs above all) and about 45 times inside the SLURM test's jobs, so this is about a fifth of its
-CPU time.
+"""Snakemake, and the Python scripts of its jobs, for the suite from an interpreter that has
+imported them already.  A Snakemake start costs about 0.9 CPU-seconds (the Snakefile, the package,
+the DAG) instead of about 2.5 (the same, after about 1.7 s of importing Snakemake and collecting its
+plug-ins: pandas through the SLURM executor plug-in, sqlmodel).  A job script of one thread costs
+its own work and the project's imports instead of about 0.45 s more of importing numpy, numba,
+scipy and matplotlib and setting up numba's compiler (the smoke tier on 2 cores: 32.2 -> 20.3 s,
+51.7 -> 29.3 job-seconds).  The suite starts Snakemake about 130 times outside SLURM (the documented
+commands' dry runs above all) and about 45 times inside the SLURM test's jobs, and every pipeline
+run of a test runs job scripts: the whole suite took 5:35 -> 4:46 on 2 cores.
 
 How: each pytest process that runs Snakemake (:func:`ensure_server`, called by
 ``conftest.snakemake`` and ``doc_commands.prepare``) starts one server in the background.  The
-server imports ``snakemake.cli`` and collects the plug-ins, then listens on a Unix socket whose path
-it puts in ``$ONLINERANK_TEST_SNAKEMAKE_SERVER`` (the environment of what the tests start); for
-each request it forks a child that takes the caller's standard input, output and error (passed over
-the socket), working directory, umask, environment (``PYTHONPATH`` on ``sys.path`` as at start),
-``sys.path[0]`` and ``sys.argv``, runs ``snakemake.cli.main`` and exits as an interpreter would
-(threads joined, ``atexit`` handlers run, streams flushed), sending its exit status back last.
+server imports ``snakemake.cli``, collects the plug-ins and imports what the job scripts import from
+third parties (with the BLAS threads of a job of one thread, :data:`ONE_THREAD`), then listens on a
+Unix socket whose path it puts in ``$ONLINERANK_TEST_SNAKEMAKE_SERVER`` (the environment of what the
+tests start); for each request it forks a child that takes the caller's standard input, output and
+error (passed over the socket), working directory, umask, environment (``PYTHONPATH`` on
+``sys.path`` as at start), ``sys.path[0]`` and ``sys.argv``, runs ``snakemake.cli.main`` or the
+script (as ``__main__``) and exits as an interpreter would (threads joined, ``atexit`` handlers
+run, streams flushed, without tearing down the inherited heap), sending its exit status back last.
+A job script whose environment differs from the server's in what the interpreter and the loaded
+modules read at start-up (:data:`_SCRIPT_ENV_PREFIXES`: a job of two threads, another virtualenv,
+``NUMBA_*`` settings) is declined and runs by itself.
 
-What calls it -- the same command line either way, and Snakemake itself when no server answers
-(none started yet, or ``ONLINERANK_TEST_COLD_SNAKEMAKE=1``):
+What calls it -- the same command line either way, and Snakemake or the script itself when no
+server answers (none started yet, or ``ONLINERANK_TEST_COLD_SNAKEMAKE=1``):
 
 * ``python tests/snakemake_server.py ARGS`` runs as ``python -m snakemake ARGS``;
 * :func:`run` serves the copies' ``.venv/bin/snakemake`` wrapper (tests/doc_commands.py);
-* ``python -m snakemake ARGS`` and ``.venv/bin/snakemake ARGS`` themselves, in an environment
-  made by :func:`served_env` (tests/snakemake_hook/sitecustomize.py): the suite's own
-  (tests/conftest.py), so that ``make`` recipes and the nested Snakemake inside the SLURM test's
+* ``python -m snakemake ARGS``, ``.venv/bin/snakemake ARGS`` and a job's ``python
+  .snakemake/scripts/tmp*.py`` themselves, in an environment made by :func:`served_env`
+  (tests/snakemake_hook/sitecustomize.py): the suite's own (tests/conftest.py), so that ``make``
+  recipes, the jobs of the Snakemake they start and the nested Snakemake inside the SLURM test's
   jobs start on it too.
 
 The caller's signals (SIGINT, SIGTERM, SIGHUP) are passed on to the child; a caller that is
-killed (a test's timeout) closes the socket, and the child then kills its own process group (it
-leads one: Snakemake and its jobs).  Every child shares the server's hash seed, where separate
-starts would each draw one (the tables are the jobs' work, each a fresh interpreter with a hash seed
-of its own); a test that measures a run's CPU time among its own children starts Snakemake itself
-(``conftest.snakemake(..., cold=True)``, in :func:`cold_env`).
-tests/test_snakemake_server.py checks that a command's output, exit status and surroundings are
-those of a fresh start.
+killed (a test's timeout, Snakemake stopping its jobs) closes the socket, and the child then kills
+its own process group (it leads one: Snakemake and its jobs, or the script and what it started).
+Every child shares the server's hash seed, where separate starts would each draw one; the session's
+smoke run, which the SLURM test's tables must equal byte for byte, starts every job itself, each a
+fresh interpreter with a hash seed of its own.  A test that measures a run's CPU time among its
+own children starts Snakemake itself (``conftest.snakemake(..., cold=True)``, in :func:`cold_env`).
+tests/test_snakemake_server.py checks that a command's and a job script's output, exit status and
+surroundings are those of a fresh start.
 """
 
 from __future__ import annotations
 
 import atexit
+import gc
 import json
 import os
 import shutil
@@ -99,11 +110,69 @@ def _warm() -> None:
     import smart_open  # noqa: F401
 
 
+#: the environment a served job script must share with the server: what the interpreter reads at
+#: start-up and the modules the server has loaded read at import (numba's and matplotlib's
+#: settings, BLAS threads, the locale, the user's cache directories)
+_SCRIPT_ENV_PREFIXES = (
+    *("PYTHON", "NUMBA_", "MPL", "MATPLOTLIB", "LC_", "LANG", "HOME", "XDG_"),
+    *("OMP_", "GOTO_", "OPENBLAS_", "MKL_", "VECLIB_", "NUMEXPR_"),
+)
+#: what Snakemake puts in the environment of a job of one thread (snakemake/shell.py), the server's
+#: while it imports: a served job's BLAS has one thread, as a fresh job's would
+ONE_THREAD = {
+    var: "1"
+    for var in (
+        "OMP_NUM_THREADS",
+        "GOTO_NUM_THREADS",
+        "OPENBLAS_NUM_THREADS",
+        "MKL_NUM_THREADS",
+        "VECLIB_MAXIMUM_THREADS",
+        "NUMEXPR_NUM_THREADS",
+    )
+}
+_SERVER_SCRIPT_ENV: tuple | None = None  # a one-thread job's, once the server has warmed up
+
+
+def _script_env(env: Mapping[str, str], prefix: str) -> tuple:
+    """What a job script's interpreter takes from its environment before it runs (see
+    :data:`_SCRIPT_ENV_PREFIXES`; ``PYTHONPATH`` only on ``sys.path``), and the virtualenv."""
+    keep = {k: v for k, v in env.items() if k.startswith(_SCRIPT_ENV_PREFIXES) and k != "PYTHONPATH"}
+    return prefix, sorted(keep.items())
+
+
+def _warm_scripts() -> None:
+    """Import what the project's job scripts import from third parties before their own work --
+    never the project's own modules, which a copy's jobs import from the copy."""
+    import pickle  # noqa: F401
+
+    import matplotlib
+    import matplotlib.figure  # noqa: F401
+    import numba
+    import numpy  # noqa: F401
+    import scipy.special  # noqa: F401
+    import scipy.stats  # noqa: F401
+    import snakemake.script  # noqa: F401
+
+    numba.njit(lambda x: x + 1)(1)  # numba's compiler and typing contexts, set up once
+    del matplotlib
+
+
 def serve(path: str) -> None:
     """Warm up, then serve at ``path`` until the process that started the server is gone."""
     parent, me = os.getppid(), os.getpid()
     base_path = [p for p in sys.path[1:] if p not in _pythonpath(os.environ)]
+    global _SERVER_SCRIPT_ENV
+    saved = {var: os.environ.get(var) for var in ONE_THREAD}
+    os.environ.update(ONE_THREAD)  # numpy's BLAS as a job of one thread loads it
     _warm()
+    _warm_scripts()
+    _SERVER_SCRIPT_ENV = _script_env(os.environ, sys.prefix)
+    for var, value in saved.items():
+        if value is None:
+            del os.environ[var]
+        else:
+            os.environ[var] = value
+    gc.freeze()  # the children's collections leave the server's objects (and their pages) alone
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     srv.bind(path + ".tmp")
     os.rename(path + ".tmp", path)  # callers find the socket only once it accepts
@@ -151,10 +220,15 @@ def _receive(conn: socket.socket) -> tuple[dict, list[int]]:
 
 
 def _child(conn: socket.socket, base_path: list[str]) -> None:
-    """Become the caller's Snakemake (see the module's docstring); never returns."""
+    """Become the caller's Snakemake, or the caller's job script (see the module's docstring);
+    never returns."""
     code = 1
     try:
         request, fds = _receive(conn)
+        script = request.get("script")
+        if script is not None and _script_env(request["env"], request["prefix"]) != _SERVER_SCRIPT_ENV:
+            conn.sendall(_INT.pack(-1))  # not served: the caller runs the script itself
+            os._exit(0)
         os.setsid()
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
@@ -163,19 +237,25 @@ def _child(conn: socket.socket, base_path: list[str]) -> None:
         os.umask(request["umask"])
         os.environ.clear()
         os.environ.update(request["env"])
-        path0 = request["cwd"] if request["path0"] is None else request["path0"]
+        if script is not None:  # as ``python SCRIPT``: its directory first on the path
+            path0 = os.path.dirname(os.path.abspath(script))
+        else:
+            path0 = request["cwd"] if request["path0"] is None else request["path0"]
         sys.path[:] = [path0, *(os.path.abspath(p) for p in _pythonpath(os.environ)), *base_path]
-        argv0 = request["argv0"]
-        if argv0 is None:  # python -m snakemake
-            import snakemake
+        if script is None:
+            argv0 = request["argv0"]
+            if argv0 is None:  # python -m snakemake
+                import snakemake
 
-            argv0 = os.path.join(os.path.dirname(snakemake.__file__), "__main__.py")
-        sys.argv = [argv0, *request["args"]]
-        import snakemake.workflow
+                argv0 = os.path.join(os.path.dirname(snakemake.__file__), "__main__.py")
+            sys.argv = [argv0, *request["args"]]
+            import snakemake.workflow
 
-        # the one value Snakemake takes from the working directory at import (its log's "Run
-        # directory"): the caller's
-        snakemake.workflow.Workflow._rundir = str(Path.cwd().absolute())
+            # the one value Snakemake takes from the working directory at import (its log's "Run
+            # directory"): the caller's
+            snakemake.workflow.Workflow._rundir = str(Path.cwd().absolute())
+        else:
+            sys.argv, sys.orig_argv = [script], request["orig_argv"]
         conn.sendall(_INT.pack(os.getpid()))
     except BaseException:
         os._exit(1)
@@ -204,10 +284,13 @@ def _child(conn: socket.socket, base_path: list[str]) -> None:
             pass
 
     atexit.register(report)
-    from snakemake.cli import main
-
     try:
-        main()
+        if script is None:
+            from snakemake.cli import main
+
+            main()
+        else:
+            _run_script(script)
         code = 0
     except SystemExit as exit_:
         if exit_.code is None or isinstance(exit_.code, int):
@@ -216,11 +299,46 @@ def _child(conn: socket.socket, base_path: list[str]) -> None:
             print(exit_.code, file=sys.stderr)
             code = 1
     except BaseException:
-        import traceback
+        if script is None:
+            import traceback
 
-        traceback.print_exc()
+            traceback.print_exc()
+        else:  # as the interpreter prints it: from the script's own frame on
+            kind, value, tb = sys.exc_info()
+            if tb is not None and tb.tb_next is not None:  # past _child's and _run_script's frames
+                tb = tb.tb_next.tb_next
+            sys.excepthook(kind, value.with_traceback(tb) if value is not None else value, tb)
         code = 1
-    sys.exit(code)  # the interpreter's own exit: threads joined, atexit handlers, report() last
+    # the interpreter's exit, less its tear-down: threads joined, atexit handlers (report() last),
+    # streams flushed; then gone without collecting and freeing the server's inherited heap, which
+    # would copy most of its pages first (a served job script's exit: 0.3-0.5 s of CPU)
+    try:
+        threading._shutdown()  # type: ignore[attr-defined]  # what the interpreter's exit calls
+    except BaseException:
+        pass
+    atexit._run_exitfuncs()
+    os._exit(code)
+
+
+def _run_script(script: str) -> None:
+    """Run ``script`` as ``python SCRIPT`` runs it: a fresh ``__main__`` module."""
+    import builtins
+    import types
+    from importlib.machinery import SourceFileLoader
+
+    main = types.ModuleType("__main__")
+    main.__dict__.update(
+        __file__=script,
+        __cached__=None,
+        __builtins__=builtins,
+        __loader__=SourceFileLoader("__main__", script),
+        __spec__=None,
+        __package__=None,
+    )
+    sys.modules["__main__"] = main
+    with open(script, "rb") as f:
+        code = compile(f.read(), script, "exec", dont_inherit=True)
+    exec(code, main.__dict__)
 
 
 # --- the callers ----------------------------------------------------------------------------------
@@ -282,6 +400,13 @@ def run(args: list[str], argv0: str | None = None, path0: str | None = None) -> 
     (its standard streams, directory, environment); ``argv0`` and ``path0`` are what a fresh start
     would have as ``sys.argv[0]`` and ``sys.path[0]`` (None for both: ``python -m snakemake``'s, the
     module's file and the working directory).  The exit status, or None when no server answers."""
+    return _request({"args": args, "argv0": argv0, "path0": path0})
+
+
+def _request(what: dict) -> int | None:
+    """Send the request ``what`` (with this process's directory, umask, environment and standard
+    streams) to the server named by the environment and wait for its exit status; None when no
+    server answers or it declines."""
     path = os.environ.get(ENV)
     if not path or os.environ.get(COLD):
         return None
@@ -293,24 +418,24 @@ def run(args: list[str], argv0: str | None = None, path0: str | None = None) -> 
         return None
     umask = os.umask(0)
     os.umask(umask)
-    request = json.dumps(
-        {
-            "args": args,
-            "argv0": argv0,
-            "path0": path0,
-            "cwd": os.getcwd(),
-            "umask": umask,
-            "env": dict(os.environ),
-        }
-    ).encode()
+    request = json.dumps({**what, "cwd": os.getcwd(), "umask": umask, "env": dict(os.environ)}).encode()
     socket.send_fds(conn, [_INT.pack(len(request)) + request], [0, 1, 2])
     head = _read_int(conn)
     if head is None:
         return 1
+    if head == -1:  # a job script the server does not serve (another environment)
+        return None
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda s, _frame, pid=head: os.kill(pid, s))
     code = _read_int(conn)
     return 1 if code is None else code
+
+
+def run_script(script: str) -> int | None:
+    """Run the job script ``script`` on the server named by the environment, as ``python SCRIPT``
+    in this process would run it; the exit status, or None when no server answers or it does not
+    serve this environment."""
+    return _request({"script": script, "prefix": sys.prefix, "orig_argv": sys.orig_argv})
 
 
 def _read_int(conn: socket.socket) -> int | None:

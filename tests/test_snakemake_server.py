@@ -168,16 +168,18 @@ def test_a_signal_reaches_the_served_snakemake_and_a_killed_caller_stops_it_and_
         caller.wait()
 
 
-def test_the_warm_server_holds_the_validator_as_the_project_imports_it():
+def test_the_warm_server_holds_the_validator_as_the_project_imports_it_and_nothing_of_the_project():
     """The server imports the config's validator ahead of the starts it serves, as
     onlinerank.schema_validation would: without the optional IRI syntax checker (the same package,
-    hidden only while jsonschema loads, then importable as usual)."""
+    hidden only while jsonschema loads, then importable as usual).  Of the project itself it
+    imports nothing, for job scripts either: a copy's jobs import the copy's package."""
     from onlinerank.schema_validation import SKIPPED_FORMAT_PACKAGE
 
     assert ss.SKIPPED_FORMAT_PACKAGE == SKIPPED_FORMAT_PACKAGE
     code = (
         "import importlib.util, sys; sys.path.insert(0, sys.argv[1]); import snakemake_server as ss; "
-        "ss._warm(); "
+        "ss._warm(); ss._warm_scripts(); "
+        "assert not [m for m in sys.modules if m.split('.')[0] in ('onlinerank', 'mutants', 'bench')]; "
         f"assert 'jsonschema' in sys.modules and {SKIPPED_FORMAT_PACKAGE!r} not in sys.modules; "
         f"print('installed' if importlib.util.find_spec({SKIPPED_FORMAT_PACKAGE!r}) else 'absent')"
     )
@@ -186,3 +188,77 @@ def test_the_warm_server_holds_the_validator_as_the_project_imports_it():
     )
     assert p.returncode == 0, p.stderr[-3000:]
     assert p.stdout.split() in (["installed"], ["absent"])
+
+
+SCRIPT_SNAKEFILE = """\
+rule all:
+    input: "one.txt", "two.txt"
+
+rule one:
+    output: "one.txt"
+    script: "probe.py"
+
+rule two:
+    output: "two.txt"
+    threads: 2
+    script: "probe.py"
+
+rule fails:
+    output: "fails.txt"
+    script: "fails.py"
+"""
+
+PROBE_SCRIPT = """\
+import atexit, os, sys
+import probe_module
+
+out = open(snakemake.output[0], "w")
+out.write(f"name={__name__} main={sys.modules['__main__'].__dict__ is globals()} "
+          f"path0={sys.path[0]} argv0={os.path.basename(sys.argv[0])} cwd={os.getcwd()} "
+          f"env={os.environ.get('PROBE')} blas={os.environ.get('OPENBLAS_NUM_THREADS')} "
+          f"module={probe_module.__file__} umask={os.umask(0o022):o}\\n")
+atexit.register(lambda: out.write("atexit ran\\n") and out.close())
+print(f"probe {snakemake.rule} parent={os.getppid()}", file=sys.stderr)
+"""
+
+
+def _script_workflow(tmp_path: Path, name: str) -> tuple[Path, dict]:
+    d, env = _workflow(tmp_path, name)
+    (d / "Snakefile").write_text(SCRIPT_SNAKEFILE)
+    (d / "probe.py").write_text(PROBE_SCRIPT)
+    (d / "fails.py").write_text("import sys\n\nraise ValueError(f'probe failure in {sys.argv[0][-9:]}')\n")
+    return d, env
+
+
+def test_a_served_job_script_runs_as_a_fresh_interpreter_would(server, tmp_path):
+    """A job script of one thread runs on the server (its interpreter has imported numpy, numba,
+    scipy and matplotlib) with the ``__main__``, ``sys.path[0]``, ``sys.argv``, directory,
+    environment, umask, atexit handlers and output of a fresh ``python SCRIPT``; a job of two
+    threads (another BLAS set-up than the server's) runs by itself.  A failing script fails alike:
+    the same exit status and traceback, from the script's own frame."""
+    probes, failures = {}, {}
+    for served in (True, False):
+        d, env = _script_workflow(tmp_path, f"scripts-{served}")
+        env = ss.served_env(env) if served else ss.cold_env(env)
+        p = _call(d, env, "--cores", "2", served=served)
+        assert p.returncode == 0, p.stderr[-3000:]
+        parents = dict(re.findall(r"probe (\w+) parent=(\d+)", p.stderr))
+        assert (int(parents["one"]) == server) == served, parents
+        assert int(parents["two"]) != server, parents  # 2 threads: OPENBLAS_NUM_THREADS=2
+        probes[served] = {r: (d / f"{r}.txt").read_text().replace(str(d), "<dir>") for r in ("one", "two")}
+        mask = os.umask(0)
+        os.umask(mask)
+        assert probes[served]["one"] == (
+            "name=__main__ main=True path0=<dir>/.snakemake/scripts argv0="
+            + re.search(r"argv0=(tmp\w+\.probe\.py)", probes[served]["one"]).group(1)
+            + f" cwd=<dir> env=value-1 blas=1 module=<dir>/lib/probe_module.py umask={mask:o}\natexit ran\n"
+        ), probes[served]["one"]
+        f = _call(d, env, "--cores", "1", "fails", served=served)
+        text = re.sub(r"tmp\w+\.fails\.py", "tmp.fails.py", f.stderr.replace(str(d), "<dir>"))
+        failures[served] = f.returncode, re.search(r"Traceback.*?ValueError: [^\n]*", text, re.S).group(0)
+    strip = re.compile(r"argv0=tmp\w+")  # the name Snakemake draws for the script's copy
+    assert {k: strip.sub("", v) for k, v in probes[True].items()} == {
+        k: strip.sub("", v) for k, v in probes[False].items()
+    }
+    assert failures[True] == failures[False], failures
+    assert failures[True][0] != 0 and failures[True][1].count('File "') == 1, failures[True]
