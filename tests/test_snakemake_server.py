@@ -168,26 +168,33 @@ def test_a_signal_reaches_the_served_snakemake_and_a_killed_caller_stops_it_and_
         caller.wait()
 
 
-def test_the_warm_server_holds_the_validator_as_the_project_imports_it_and_nothing_of_the_project():
+def test_the_warm_server_holds_the_validator_as_the_project_imports_it_and_nothing_of_the_project(
+    server, tmp_path
+):
     """The server imports the config's validator ahead of the starts it serves, as
     onlinerank.schema_validation would: without the optional IRI syntax checker (the same package,
     hidden only while jsonschema loads, then importable as usual).  Of the project itself it
-    imports nothing, for job scripts either: a copy's jobs import the copy's package."""
+    imports nothing, for job scripts either: a copy's jobs import the copy's package.  (Read in a
+    served job script, which starts with the server's modules.)"""
     from onlinerank.schema_validation import SKIPPED_FORMAT_PACKAGE
 
     assert ss.SKIPPED_FORMAT_PACKAGE == SKIPPED_FORMAT_PACKAGE
-    code = (
-        "import importlib.util, sys; sys.path.insert(0, sys.argv[1]); import snakemake_server as ss; "
-        "ss._warm(); ss._warm_scripts(); "
-        "assert not [m for m in sys.modules if m.split('.')[0] in ('onlinerank', 'mutants', 'bench')]; "
-        f"assert 'jsonschema' in sys.modules and {SKIPPED_FORMAT_PACKAGE!r} not in sys.modules; "
-        f"print('installed' if importlib.util.find_spec({SKIPPED_FORMAT_PACKAGE!r}) else 'absent')"
+    script = tmp_path / ".snakemake" / "scripts" / "tmpprobe.modules.py"
+    script.parent.mkdir(parents=True)
+    script.write_text(
+        "import importlib.util, os, sys\n"
+        f"pkg = {SKIPPED_FORMAT_PACKAGE!r}\n"
+        "own = sorted({m.split('.')[0] for m in sys.modules} & {'onlinerank', 'mutants', 'bench'})\n"
+        "print(os.getppid(), 'jsonschema' in sys.modules, pkg in sys.modules, own or 'none',\n"
+        "      'installed' if importlib.util.find_spec(pkg) else 'absent')\n"
     )
-    p = subprocess.run(
-        [sys.executable, "-c", code, str(ss.HERE.parent)], capture_output=True, text=True, timeout=120
-    )
+    env = {**ss.served_env(os.environ), **ss.ONE_THREAD}  # a job of one thread
+    p = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr[-3000:]
-    assert p.stdout.split() in (["installed"], ["absent"])
+    parent, *seen = p.stdout.split()
+    assert int(parent) == server, "not served"
+    assert seen[:3] == ["True", "False", "none"], seen
+    assert seen[3] in ("installed", "absent"), seen
 
 
 SCRIPT_SNAKEFILE = """\
@@ -203,7 +210,8 @@ rule two:
     threads: 2
     script: "probe.py"
 
-rule fails:
+rule fails:  # after the others, alone: its traceback is not interleaved with their output
+    input: "one.txt", "two.txt"
     output: "fails.txt"
     script: "fails.py"
 """
@@ -237,25 +245,25 @@ def test_a_served_job_script_runs_as_a_fresh_interpreter_would(server, tmp_path)
     threads (another BLAS set-up than the server's) runs by itself.  A failing script fails alike:
     the same exit status and traceback, from the script's own frame."""
     probes, failures = {}, {}
+    mask = os.umask(0)
+    os.umask(mask)
     for served in (True, False):
         d, env = _script_workflow(tmp_path, f"scripts-{served}")
         env = ss.served_env(env) if served else ss.cold_env(env)
-        p = _call(d, env, "--cores", "2", served=served)
-        assert p.returncode == 0, p.stderr[-3000:]
+        p = _call(d, env, "--cores", "2", "fails", served=served)
         parents = dict(re.findall(r"probe (\w+) parent=(\d+)", p.stderr))
         assert (int(parents["one"]) == server) == served, parents
         assert int(parents["two"]) != server, parents  # 2 threads: OPENBLAS_NUM_THREADS=2
         probes[served] = {r: (d / f"{r}.txt").read_text().replace(str(d), "<dir>") for r in ("one", "two")}
-        mask = os.umask(0)
-        os.umask(mask)
+        argv0 = re.search(r"argv0=(tmp\w+\.probe\.py)", probes[served]["one"]).group(1)
         assert probes[served]["one"] == (
-            "name=__main__ main=True path0=<dir>/.snakemake/scripts argv0="
-            + re.search(r"argv0=(tmp\w+\.probe\.py)", probes[served]["one"]).group(1)
-            + f" cwd=<dir> env=value-1 blas=1 module=<dir>/lib/probe_module.py umask={mask:o}\natexit ran\n"
+            f"name=__main__ main=True path0=<dir>/.snakemake/scripts argv0={argv0} cwd=<dir> "
+            f"env=value-1 blas=1 module=<dir>/lib/probe_module.py umask={mask:o}\natexit ran\n"
         ), probes[served]["one"]
-        f = _call(d, env, "--cores", "1", "fails", served=served)
-        text = re.sub(r"tmp\w+\.fails\.py", "tmp.fails.py", f.stderr.replace(str(d), "<dir>"))
-        failures[served] = f.returncode, re.search(r"Traceback.*?ValueError: [^\n]*", text, re.S).group(0)
+        text = re.sub(r"tmp\w+\.fails\.py", "tmp.fails.py", p.stderr.replace(str(d), "<dir>"))
+        traceback = re.search(r"Traceback.*?ValueError: [^\n]*", text, re.S)
+        assert traceback, (served, text[-3000:])
+        failures[served] = p.returncode, traceback.group(0)
     strip = re.compile(r"argv0=tmp\w+")  # the name Snakemake draws for the script's copy
     assert {k: strip.sub("", v) for k, v in probes[True].items()} == {
         k: strip.sub("", v) for k, v in probes[False].items()
