@@ -156,13 +156,16 @@ def test_make_installs_from_the_locks_and_reinstalls_after_a_refresh(fake_instal
     assert "pip install" not in make_dry_run(repo, "figures")
     os.utime(repo / "requirements" / "test.txt")  # `make lock` rewrote it
     out = make_dry_run(repo, "test")
-    assert "pip install --quiet --require-hashes -r requirements/test.txt" in out
+    assert "pip install --quiet --no-compile --require-hashes -r requirements/test.txt" in out
     # pip is quiet: one line first says what is installed and roughly how long
     assert "onlinerank: installing the pinned packages of requirements/test.txt" in out and "minutes" in out
     assert "pip install --quiet --no-deps --no-build-isolation -e ." in out
+    # pip compiles nothing; the installed packages and the project's sources are compiled after it
+    assert re.search(r"compileall\.compile_dir\(.* \.venv/lib src$", out, re.M), out
     os.utime(repo / "requirements" / "workflow.txt")
     out = make_dry_run(repo, "figures")
-    assert "pip install --quiet --require-hashes -r requirements/workflow.txt" in out
+    assert "pip install --quiet --no-compile --require-hashes -r requirements/workflow.txt" in out
+    assert re.search(r"compileall\.compile_dir\(.* \.venv/lib src$", out, re.M), out
     assert "requirements/test.txt" not in out  # make figures never installs the test tools
 
 
