@@ -212,7 +212,8 @@ def test_the_whole_smoke_tier_through_slurm_gives_the_local_tables(cluster, smok
     plans all complete, the local rules stay on the submitting host, and every table is
     byte-identical to the session's local run (2 cores), but the wall-clock timings.  Every
     Snakemake start, the nested one in each SLURM job and member of a group job too, comes from the
-    suite's server (``served_env``: about 45 starts, 1.7 s of imports each; 142 -> 97-107 s alone)."""
+    suite's server (``served_env``: about 45 starts, 1.7 s of imports each; 142 -> 97-107 s alone),
+    and so does every job's Python script of one thread (about 0.45 s of imports each; -> 52 s)."""
     remote = copy_repo(tmp_path / "slurm")
     smoke = ("--workflow-profile", PROFILE, "--configfile", "config/smoke.yaml")
     # every Snakemake start, the nested ones inside the SLURM jobs too, from the suite's server
