@@ -10,10 +10,10 @@ What it is for: Snakemake starts the suite does not write itself -- ``make`` rec
 ``.venv/bin/snakemake``, and the nested Snakemake that the SLURM executor starts inside every SLURM
 job and, through ``srun``, for every member of a group job (``sys.executable -m snakemake ...``):
 about 45 starts for the smoke tier, each about 1.7 s of importing Snakemake and its plug-ins
-before any work -- and the scripts of the jobs of every served Snakemake (about 0.45 s of imports
-each).  The test cluster has no cgroups and no CPU binding (``TaskPlugin=task/none``,
-tests/slurm_cluster.py), so a served Snakemake or job script, which runs outside the job step's
-process tree, meets the same limits as a nested one: none."""
+before any work -- and the Python scripts of the jobs of every Snakemake started in such an
+environment (about 0.45 s of imports each).  The test cluster has no cgroups and no CPU binding
+(``TaskPlugin=task/none``, tests/slurm_cluster.py), so a served Snakemake or job script, which runs
+outside the job step's process tree, meets the same limits as a nested one: none."""
 
 import os
 import sys
