@@ -249,8 +249,10 @@ def test_a_served_job_script_runs_as_a_fresh_interpreter_would(server, tmp_path)
     os.umask(mask)
     for served in (True, False):
         d, env = _script_workflow(tmp_path, f"scripts-{served}")
-        env = ss.served_env(env) if served else ss.cold_env(env)
-        p = _call(d, env, "--cores", "2", "fails", served=served)
+        # Snakemake itself on the server both times; its jobs' scripts with the start-up hook on
+        # their PYTHONPATH (served), or without it (each a fresh interpreter)
+        env = ss.served_env(env) if served else {**env, ss.ENV: os.environ[ss.ENV]}
+        p = _call(d, env, "--cores", "2", "fails", served=True)
         parents = dict(re.findall(r"probe (\w+) parent=(\d+)", p.stderr))
         assert (int(parents["one"]) == server) == served, parents
         assert int(parents["two"]) != server, parents  # 2 threads: OPENBLAS_NUM_THREADS=2
