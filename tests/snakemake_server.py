@@ -3,10 +3,10 @@ imported them already.  A Snakemake start costs about 0.9 CPU-seconds (the Snake
 the DAG) instead of about 2.5 (the same, after about 1.7 s of importing Snakemake and collecting its
 plug-ins: pandas through the SLURM executor plug-in, sqlmodel).  A job script of one thread costs
 its own work and the project's imports instead of about 0.45 s more of importing numpy, numba,
-scipy and matplotlib and setting up numba's compiler (the smoke tier on 2 cores: 32.2 -> 20.3 s,
-51.7 -> 29.3 job-seconds).  The suite starts Snakemake about 130 times outside SLURM (the documented
-commands' dry runs above all) and about 45 times inside the SLURM test's jobs, and every pipeline
-run of a test runs job scripts: the whole suite took 5:35 -> 4:46 on 2 cores.
+scipy and matplotlib (the smoke tier on 2 cores: 32.2 -> 19.9 s, 51.7 -> 29.7 job-seconds).  The
+suite starts Snakemake about 130 times outside SLURM (the documented commands' dry runs above all)
+and about 45 times inside the SLURM test's jobs, and every pipeline run of a test runs job
+scripts: the whole suite took 5:35 -> 4:46 on 2 cores.
 
 How: each pytest process that runs Snakemake (:func:`ensure_server`, called by
 ``conftest.snakemake`` and ``doc_commands.prepare``) starts one server in the background.  The
@@ -153,8 +153,10 @@ def _warm_scripts() -> None:
     import scipy.stats  # noqa: F401
     import snakemake.script  # noqa: F401
 
-    numba.njit(lambda x: x + 1)(1)  # numba's compiler and typing contexts, set up once
-    del matplotlib
+    # nothing compiled here: numba names each function it compiles with a process-wide counter,
+    # and a served script must name its kernels as a fresh interpreter would (the compiled caches
+    # that processes share embed those names)
+    del matplotlib, numba
 
 
 def serve(path: str) -> None:

@@ -174,8 +174,10 @@ def test_the_warm_server_holds_the_validator_as_the_project_imports_it_and_nothi
     """The server imports the config's validator ahead of the starts it serves, as
     onlinerank.schema_validation would: without the optional IRI syntax checker (the same package,
     hidden only while jsonschema loads, then importable as usual).  Of the project itself it
-    imports nothing, for job scripts either: a copy's jobs import the copy's package.  (Read in a
-    served job script, which starts with the server's modules.)"""
+    imports nothing, for job scripts either: a copy's jobs import the copy's package.  Nor has it
+    compiled anything with numba: a served script's kernels get the names (a process-wide counter)
+    a fresh interpreter would give them, which the compiled caches that processes share embed.
+    (Read in a served job script, which starts with the server's modules.)"""
     from onlinerank.schema_validation import SKIPPED_FORMAT_PACKAGE
 
     assert ss.SKIPPED_FORMAT_PACKAGE == SKIPPED_FORMAT_PACKAGE
@@ -185,9 +187,21 @@ def test_the_warm_server_holds_the_validator_as_the_project_imports_it_and_nothi
         "import importlib.util, os, sys\n"
         f"pkg = {SKIPPED_FORMAT_PACKAGE!r}\n"
         "own = sorted({m.split('.')[0] for m in sys.modules} & {'onlinerank', 'mutants', 'bench'})\n"
+        "import numba.core.bytecode as b\n"
+        "uid = next(b.FunctionIdentity._unique_ids)\n"
         "print(os.getppid(), 'jsonschema' in sys.modules, pkg in sys.modules, own or 'none',\n"
-        "      'installed' if importlib.util.find_spec(pkg) else 'absent')\n"
+        "      'installed' if importlib.util.find_spec(pkg) else 'absent', uid)\n"
     )
+    fresh = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import numba.core.bytecode as b; print(next(b.FunctionIdentity._unique_ids))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout.split()
     env = {**ss.served_env(os.environ), **ss.ONE_THREAD}  # a job of one thread
     p = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr[-3000:]
@@ -195,6 +209,7 @@ def test_the_warm_server_holds_the_validator_as_the_project_imports_it_and_nothi
     assert int(parent) == server, "not served"
     assert seen[:3] == ["True", "False", "none"], seen
     assert seen[3] in ("installed", "absent"), seen
+    assert seen[4:] == fresh, (seen, fresh)  # numba's next function id: a fresh interpreter's
 
 
 SCRIPT_SNAKEFILE = """\
