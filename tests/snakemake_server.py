@@ -118,7 +118,9 @@ _SCRIPT_ENV_PREFIXES = (
     *("OMP_", "GOTO_", "OPENBLAS_", "MKL_", "VECLIB_", "NUMEXPR_"),
 )
 #: what Snakemake puts in the environment of a job of one thread (snakemake/shell.py), the server's
-#: while it imports: a served job's BLAS has one thread, as a fresh job's would
+#: while it imports: a served job's BLAS has one thread, as a fresh job's would.  The same as
+#: ``bench.estimate.JOB_ENV``, which the server cannot import (it imports the project); a test
+#: checks that the two agree
 ONE_THREAD = {
     var: "1"
     for var in (

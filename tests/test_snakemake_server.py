@@ -4,6 +4,7 @@ imports from ``PYTHONPATH``; a killed or signalled caller stops its Snakemake an
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import signal
@@ -287,3 +288,18 @@ def test_a_served_job_script_runs_as_a_fresh_interpreter_would(server, tmp_path)
     }
     assert failures[True] == failures[False], failures
     assert failures[True][0] != 0 and failures[True][1].count('File "') == 1, failures[True]
+
+
+def test_the_servers_one_thread_environment_is_the_job_environment_of_the_estimate():
+    """``ONE_THREAD`` restates ``bench.estimate.JOB_ENV`` (the server cannot import bench, which
+    imports the project, nor may this process, which would then set it in its own environment):
+    read from the estimate's source, the two are equal."""
+    from conftest import ROOT
+
+    tree = ast.parse((ROOT / "bench" / "estimate.py").read_text())
+    (value,) = [
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["JOB_ENV"]
+    ]
+    assert eval(compile(ast.Expression(value), "bench/estimate.py", "eval")) == ss.ONE_THREAD
