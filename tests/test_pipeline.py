@@ -277,3 +277,35 @@ def test_the_imports_are_kept_between_processes_and_a_changed_file_is_read_again
     _forget(monkeypatch)
     assert code_inputs(step, root=repo) == grown
     assert len(json.loads(cache.read_text())) == 8
+
+
+def test_run_freezes_the_imports_out_of_the_collector_and_nothing_the_step_makes(tmp_path):
+    """``run`` freezes the objects alive when it starts (the script's imports) out of the cyclic
+    collector (``gc.freeze``), and nothing the step makes: an object in a reference cycle that the
+    step leaves behind is still collected at the process's exit, and its finalizer writes a file.
+    A freeze after the step would freeze the cycle too, and the file would never be written."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "finalised.txt"
+    code = f"""
+import gc
+from types import SimpleNamespace
+from onlinerank.pipeline import run
+
+class Finalised:
+    def __init__(self):
+        self.me = self  # a cycle: only the collector frees it
+
+    def __del__(self, open=open):
+        with open({str(out)!r}, "w") as f:
+            f.write("finalised")
+
+def body(log):
+    assert gc.get_freeze_count() > 0
+    Finalised()
+
+run(SimpleNamespace(log=[]), body)
+"""
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    assert out.read_text() == "finalised"

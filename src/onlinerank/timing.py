@@ -36,6 +36,8 @@ __all__ = [
     "per_round_seconds",
     "process_rows",
     "runtime_rows",
+    "timing_process",
+    "pooled_rows",
     "main",
 ]
 
@@ -206,30 +208,41 @@ def runtime_rows(learners: Mapping[str, Spec], sec: Runtime) -> list[dict]:
     time / mean sweeps per update of the repeat) and that mean in ``sweeps_per_round``.  The
     update (or the whole round) of all repeats of a process together is timed over about
     ``seconds_per_point`` seconds: ``rounds_timed`` rounds per repeat, 2 to 2000."""
+    rows = [r for process in range(sec.processes) for r in timing_process(learners, sec, process)]
+    return pooled_rows(rows, sec)
+
+
+def timing_process(learners: Mapping[str, Spec], sec: Runtime, process: int) -> list[dict]:
+    """The rows of timing process number ``process`` of :func:`runtime_rows` (:func:`process_rows`
+    run in a fresh ``python -m onlinerank.timing``, BLAS on one thread), ``repeat`` still that
+    process's own index (0 .. ``sec.repeats`` - 1).  A process that fails raises with its
+    stderr."""
     job = {
         "learners": {label: learners[label].as_dict() for label in sec.learners},
         "runtime": {f.name: getattr(sec, f.name) for f in fields(sec)},
     }
-    env = {**os.environ, **BLAS_ONE_THREAD}
-    rows: list[dict] = []
-    for process in range(sec.processes):
-        out = subprocess.run(
-            [sys.executable, "-m", "onlinerank.timing", str(process)],
-            input=json.dumps(job, default=_plain),
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-        if out.returncode != 0:
-            raise RuntimeError(f"timing process {process} failed:\n{out.stderr[-4000:]}")
-        rows += json.loads(out.stdout)
-    learner_order = {label: i for i, label in enumerate(sec.learners)}
-    rows.sort(
-        key=lambda r: (learner_order[r["learner"]], r["n"], PARTS.index(r["part"]), r["process"], r["repeat"])
+    out = subprocess.run(
+        [sys.executable, "-m", "onlinerank.timing", str(process)],
+        input=json.dumps(job, default=_plain),
+        capture_output=True,
+        text=True,
+        env={**os.environ, **BLAS_ONE_THREAD},
     )
-    for r in rows:
-        r["repeat"] += r["process"] * sec.repeats
-    return rows
+    if out.returncode != 0:
+        raise RuntimeError(f"timing process {process} failed:\n{out.stderr[-4000:]}")
+    return json.loads(out.stdout)
+
+
+def pooled_rows(rows: list[dict], sec: Runtime) -> list[dict]:
+    """The rows of a run's timing processes (:func:`timing_process`) as one table: sorted by
+    learner (config order), n, part, process and repeat, ``repeat`` renumbered to the timing's
+    index among all ``processes x repeats`` of the point."""
+    learner_order = {label: i for i, label in enumerate(sec.learners)}
+
+    def key(r: dict) -> tuple:
+        return learner_order[r["learner"]], r["n"], PARTS.index(r["part"]), r["process"], r["repeat"]
+
+    return [{**r, "repeat": r["repeat"] + r["process"] * sec.repeats} for r in sorted(rows, key=key)]
 
 
 def _plain(value: object) -> object:
