@@ -270,8 +270,8 @@ def run(snakemake: Any, body: Callable[[logging.Logger], None]) -> None:
     The objects the script's imports made (modules, classes, numba's types: most of the heap) are
     frozen out of the cyclic collector first (``gc.freeze()``): neither the step's collections nor
     the full ones of the interpreter's exit walk them again (about 0.12 s of the 0.19 s a simulate
-    job's process took to exit, timed outside Snakemake).  Nothing the step makes is frozen: its garbage is collected, and its
-    finalizers run, at exit as without the freeze."""
+    job's process took to exit, timed outside Snakemake).  Nothing the step makes is frozen: its
+    garbage is collected, and its finalizers run, at exit as without the freeze."""
     gc.freeze()
     log = logging.getLogger("onlinerank")
     log.setLevel(logging.INFO)
