@@ -156,8 +156,9 @@ def _warm_scripts() -> None:
     import snakemake.script  # noqa: F401
 
     # nothing compiled here: numba names each function it compiles with a process-wide counter,
-    # and a served script must name its kernels as a fresh interpreter would (the compiled caches
-    # that processes share embed those names)
+    # which every served script would inherit; the project's kernels replace it by random numbers
+    # when a script imports them (onlinerank._kernels), and the served script starts as a fresh
+    # interpreter would in any case
     del matplotlib, numba
 
 

@@ -171,3 +171,72 @@ def test_processes_started_together_compile_a_kernel_once(tmp_path):
     (value_a, misses_a, hits_a), (value_b, misses_b, hits_b) = outs
     assert value_a == value_b == "2.0"
     assert (misses_a, hits_a) == ("0", "1") and int(misses_b) >= 1, outs  # loaded, compiled
+
+
+CLOSURES = """\
+from numba import njit
+
+
+def make(c):
+    @njit
+    def helper(n):  # recursive: the caller calls it, LLVM cannot inline it away
+        return c if n <= 0 else c + helper(n - 1)
+
+    return helper
+
+
+h1 = make(1.0)
+h2 = make(2.0)
+
+
+@njit(cache=True)
+def f1(n):
+    return h1(n)
+
+
+@njit(cache=True)
+def f2(n):
+    return h2(n)
+"""
+
+
+def test_caches_written_by_two_processes_call_their_own_closures(tmp_path):
+    """Two processes each compile one cached kernel calling a closure of the same qualified name
+    (``make.<locals>.helper``, adding 1.0 or 2.0 per level); a third loads both caches and calls
+    both.  With numba's counter each process numbers its helper alike and the third process runs
+    one body for both (f2(10) gave 11.0, f1's value, in either order); with the random numbers of
+    ``onlinerank._kernels`` (imported first, as every kernel module imports it) each kernel keeps
+    its own: 11.0 and 22.0 by the recursion's arithmetic."""
+    (tmp_path / "closures.py").write_text(CLOSURES)
+
+    def run(code: str) -> list[float]:
+        out = subprocess.run(
+            [sys.executable, "-c", f"import onlinerank._kernels, closures\n{code}"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        return [float(x) for x in out.stdout.split()]
+
+    assert run("print(closures.f1(10))") == [11.0]  # each compiled and cached in its own process
+    assert run("print(closures.f2(10))") == [22.0]
+    assert run("print(closures.f1(10), closures.f2(10))") == [11.0, 22.0]  # both loaded from caches
+    assert run("print(closures.f2(10), closures.f1(10))") == [22.0, 11.0]
+    assert len(list((tmp_path / "__pycache__").glob("closures.f*.nbc"))) == 2
+
+
+def test_numba_numbers_the_functions_it_compiles_at_random_once_a_kernel_module_is_imported():
+    """After ``import onlinerank._kernels`` numba's function numbers are random 64-bit integers,
+    different in each process: two processes' first numbers differ, and neither is numba's 1, 2, ...
+    (a collision has probability 2^-64)."""
+    code = (
+        "import onlinerank._kernels\n"
+        "from numba.core.bytecode import FunctionIdentity as F\n"
+        "print(next(F._unique_ids), next(F._unique_ids))"
+    )
+    cmd = [sys.executable, "-c", code]
+    ids = [subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split() for _ in range(2)]
+    flat = [int(x) for pair in ids for x in pair]
+    assert len(set(flat)) == 4 and all(0 <= x < 2**64 for x in flat) and min(flat) > 10**6, ids

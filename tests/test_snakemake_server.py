@@ -176,9 +176,10 @@ def test_the_warm_server_holds_the_validator_as_the_project_imports_it_and_nothi
     onlinerank.schema_validation would: without the optional IRI syntax checker (the same package,
     hidden only while jsonschema loads, then importable as usual).  Of the project itself it
     imports nothing, for job scripts either: a copy's jobs import the copy's package.  Nor has it
-    compiled anything with numba: a served script's kernels get the names (a process-wide counter)
-    a fresh interpreter would give them, which the compiled caches that processes share embed.
-    (Read in a served job script, which starts with the server's modules.)"""
+    compiled anything with numba: a served script finds numba's function counter where a fresh
+    interpreter does (the project's kernels replace it by random numbers when a script imports
+    them, onlinerank._kernels).  (Read in a served job script, which starts with the server's
+    modules.)"""
     from onlinerank.schema_validation import SKIPPED_FORMAT_PACKAGE
 
     assert ss.SKIPPED_FORMAT_PACKAGE == SKIPPED_FORMAT_PACKAGE

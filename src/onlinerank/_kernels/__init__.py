@@ -13,7 +13,8 @@
 
 They import numba, so their callers import them lazily, on first use (``import onlinerank`` stays
 light).  Importing any of them first runs this package's start-up, once per process:
-:func:`_load_numba_without_blas_probe` and :func:`_drop_stale_caches`; each kernel module ends with
+:func:`_load_numba_without_blas_probe`, :func:`_random_function_ids` and :func:`_drop_stale_caches`;
+each kernel module ends with
 :func:`compile_once`, so that processes started together (a run's first jobs, the test suite's
 workers) compile a kernel once between them rather than once each.
 """
@@ -55,6 +56,37 @@ def _load_numba_without_blas_probe() -> None:
         import numba.np.arraymath  # noqa: F401  (lazy: registers the patched functions)
     finally:
         linalg.ensure_blas = probe
+
+
+class RandomIds:
+    """An endless iterator of random 64-bit integers, each from ``os.urandom``: nothing to share
+    between processes, forked ones included."""
+
+    def __iter__(self) -> RandomIds:
+        return self
+
+    def __next__(self) -> int:
+        return int.from_bytes(os.urandom(8), "little")
+
+
+def _random_function_ids() -> None:
+    """Start-up: numba names every function it compiles with a number from a process-wide counter
+    (``FunctionIdentity._unique_ids``, 1, 2, 3, ...), and a kernel's cache holds the compiled code of
+    the functions it calls under those names.  Two processes that compile two different functions
+    of the same qualified name -- the closures numba makes for each kind of sort, or a factory's
+    closures -- can give both the same number; a third process that loads the two caches then
+    runs one body for both names (numba issues #10486 and #10128): wrong values or a crash.  Both
+    happened in clean clones' test runs here, where the test workers and the pipeline's jobs
+    compile the kernels side by side: ``hist_build``'s sort returning nonsense, and the greedy
+    adversary's argsort (``greater_counts``) crashing two processes with SIGSEGV.  Random 64-bit
+    numbers instead make two names of different processes equal with probability 2^-64 a pair
+    (tests/test_kernels.py).  A no-op where numba's internals differ."""
+    try:
+        from numba.core.bytecode import FunctionIdentity  # lazy: numba's internals, at start-up
+    except ImportError:  # pragma: no cover - other numba layout
+        return
+    if hasattr(FunctionIdentity, "_unique_ids") and not isinstance(FunctionIdentity._unique_ids, RandomIds):
+        FunctionIdentity._unique_ids = RandomIds()  # type: ignore[assignment]  # any iterator of ints
 
 
 #: the file, next to the compiled caches, that records the digest of the sources they were built from
@@ -194,4 +226,5 @@ def compile_once(namespace: dict[str, Any]) -> None:
 
 
 _load_numba_without_blas_probe()
+_random_function_ids()
 _drop_stale_caches()
