@@ -76,9 +76,10 @@ def _random_function_ids() -> None:
     of the same qualified name -- the closures numba makes for each kind of sort, or a factory's
     closures -- can give both the same number; a third process that loads the two caches then
     runs one body for both names (numba issues #10486 and #10128): wrong values or a crash.  Both
-    happened in clean clones' test runs here, where the test workers and the pipeline's jobs
-    compile the kernels side by side: ``hist_build``'s sort returning nonsense, and the greedy
-    adversary's argsort (``greater_counts``) crashing two processes with SIGSEGV.  Random 64-bit
+    showed in clean clones' test runs here, where the test workers and the pipeline's jobs
+    compile the kernels side by side, most likely from this clash: ``hist_build``'s sort returning
+    nonsense, and the greedy adversary's argsort (``greater_counts``) crashing two processes with
+    SIGSEGV.  Random 64-bit
     numbers instead make two names of different processes equal with probability 2^-64 a pair
     (tests/test_kernels.py).  A no-op where numba's internals differ."""
     try:
