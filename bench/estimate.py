@@ -48,20 +48,10 @@ from typing import Any
 
 import yaml
 
-#: a job's environment as Snakemake sets it: one thread for each linear algebra library (the
-#: job's threads; every rule's script runs single-threaded).  Set before numpy loads, here and in
-#: every process timed: a thread pool's start and idle spinning would add CPU seconds no job spends
-JOB_ENV = {
-    var: "1"
-    for var in (
-        "OMP_NUM_THREADS",
-        "GOTO_NUM_THREADS",
-        "OPENBLAS_NUM_THREADS",
-        "MKL_NUM_THREADS",
-        "VECLIB_MAXIMUM_THREADS",
-        "NUMEXPR_NUM_THREADS",
-    )
-}
+from .job_env import JOB_ENV
+
+# set before numpy loads, here and in every process timed: a thread pool's start and idle spinning
+# would add CPU seconds no job spends
 os.environ.update(JOB_ENV)
 
 from onlinerank.adversaries import make_adversary  # noqa: E402

@@ -50,6 +50,7 @@ import atexit
 import gc
 import json
 import os
+import runpy
 import shutil
 import signal
 import socket
@@ -117,21 +118,10 @@ _SCRIPT_ENV_PREFIXES = (
     *("PYTHON", "NUMBA_", "MPL", "MATPLOTLIB", "LC_", "LANG", "HOME", "XDG_"),
     *("OMP_", "GOTO_", "OPENBLAS_", "MKL_", "VECLIB_", "NUMEXPR_"),
 )
-#: what Snakemake puts in the environment of a job of one thread (snakemake/shell.py), the server's
-#: while it imports: a served job's BLAS has one thread, as a fresh job's would.  The same as
-#: ``bench.estimate.JOB_ENV``, which the server cannot import (it imports the project); a test
-#: checks that the two agree
-ONE_THREAD = {
-    var: "1"
-    for var in (
-        "OMP_NUM_THREADS",
-        "GOTO_NUM_THREADS",
-        "OPENBLAS_NUM_THREADS",
-        "MKL_NUM_THREADS",
-        "VECLIB_MAXIMUM_THREADS",
-        "NUMEXPR_NUM_THREADS",
-    )
-}
+#: what Snakemake puts in the environment of a job of one thread, the server's while it imports: a
+#: served job's BLAS has one thread, as a fresh job's would.  ``bench/job_env.py``'s, read by path
+#: (``runpy`` leaves no module behind): the server imports neither ``bench`` nor the project
+ONE_THREAD: dict[str, str] = runpy.run_path(str(HERE.parents[1] / "bench" / "job_env.py"))["JOB_ENV"]
 _SERVER_SCRIPT_ENV: tuple | None = None  # a one-thread job's, once the server has warmed up
 
 
