@@ -151,12 +151,66 @@ def test_a_process_times_its_points_in_alternating_order(monkeypatch):
     assert [r["repeat"] for r in up if r["n"] == 4 and r["part"] == "update"] == [0, 1, 2, 3, 4]
 
 
-def test_a_failing_timing_process_names_itself(monkeypatch):
+@pytest.mark.parametrize("concurrent", [1, 2])
+def test_a_failing_timing_process_names_itself(monkeypatch, concurrent):
     """A timing process that fails stops the table with its stderr, not with a half table."""
-    sec = _settings({"learners": ["pl"], "n": [4, 6], "repeats": 5, "seconds_per_point": 0.001})
+    sec = _settings(
+        {"learners": ["pl"], "n": [4, 6], "repeats": 5, "seconds_per_point": 0.001, "concurrent": concurrent}
+    )
     monkeypatch.setattr("sys.executable", "/bin/false")
     with pytest.raises(RuntimeError, match="timing process 0 failed"):
         runtime_rows(sec.learners, sec.runtime)
+
+
+@pytest.mark.parametrize("concurrent, most", [(1, 1), (2, 2), (3, 3), (8, 4)])
+def test_timing_processes_run_the_configured_number_at_a_time(monkeypatch, concurrent, most):
+    """``runtime.concurrent`` timing processes run at a time (at most ``processes``), started in
+    the order of their number; the pooled table does not depend on how many ran together."""
+    import threading
+    import time
+
+    import onlinerank.timing as timing
+
+    lock, running, peak, started = threading.Lock(), [0], [0], []
+
+    def fake(learners, sec, process):
+        with lock:
+            started.append(process)
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+        return [
+            {
+                "learner": "pl",
+                "n": n,
+                "part": "update",
+                "process": process,
+                "repeat": rep,
+                "seconds_per_round": 1.0,
+            }
+            for n in (6, 4)
+            for rep in range(2)
+        ]
+
+    monkeypatch.setattr(timing, "timing_process", fake)
+    settings = _settings(
+        {"learners": ["pl"], "n": [4, 6], "repeats": 5, "processes": 4, "concurrent": concurrent}
+    )
+    rows = runtime_rows(settings.learners, settings.runtime)
+    assert peak[0] == most
+    assert started[: min(concurrent, 4)] == sorted(started[: min(concurrent, 4)]) and sorted(started) == [
+        0,
+        1,
+        2,
+        3,
+    ]
+    if concurrent == 1:
+        assert started == [0, 1, 2, 3]
+    assert [(r["n"], r["process"], r["repeat"]) for r in rows] == [
+        (n, p, p * 5 + rep) for n in (4, 6) for p in range(4) for rep in range(2)
+    ]
 
 
 # ---- the statistics of the timing claims, on synthetic timings with known laws and noise ----

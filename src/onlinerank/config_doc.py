@@ -79,7 +79,10 @@ random-effects interval over processes). The repeats of one process share its me
 caches and the machine's state of those seconds; they spread by 0.01–0.03 in an exponent where
 whole runs differ by up to 0.2 or more, and an interval made of them alone covers a known exponent
 in fewer than half of synthetic tables with such process effects (`tests/test_timing.py`). Four
-processes keep the t quantile moderate (3.18 at 95%; 12.7 with two).
+processes keep the t quantile moderate (3.18 at 95%; 12.7 with two). `concurrent` of them run at
+a time, each on a core of its own (the timings' job asks for that many cores, and at least two, so
+that no other job runs beside them): two at a time take half the wall time of one after another,
+and in the same hour gave statistics within each other's intervals, of the same width.
 """
 
 

@@ -343,6 +343,7 @@ class Runtime:
     fit_min_n: int
     repeats: int
     processes: int
+    concurrent: int
     onlinerank_max_excess_exponent: float
     permelearn_min_exponent: float
     speedup: float

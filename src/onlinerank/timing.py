@@ -6,8 +6,9 @@ A timing made in one process shares that process's memory layout, caches and the
 state over a few seconds; two runs of the same timing differ by more than the repeats of one
 (a run-to-run spread of 0.2 in a fitted exponent, where the repeats of one process spread by
 0.01-0.03).  :func:`runtime_rows` therefore times every point in ``runtime.processes`` fresh
-Python processes, one after another (``python -m onlinerank.timing``), and the timing claims'
-intervals are made of the spread between processes (:mod:`onlinerank.timing_fits`).
+Python processes (``python -m onlinerank.timing``), ``runtime.concurrent`` of them at a time, each
+on a core of its own, and the timing claims' intervals are made of the spread between processes
+(:mod:`onlinerank.timing_fits`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
 
 import numpy as np
@@ -188,9 +190,11 @@ def process_rows(learners: Mapping[str, Spec], sec: Runtime, process: int = 0) -
 
 def runtime_rows(learners: Mapping[str, Spec], sec: Runtime) -> list[dict]:
     """Rows (learner, n, part, process, repeat, seconds per round) for each learner label and n of
-    ``sec`` (theory §2.1-2.3 and §3.3), timed in ``sec.processes`` fresh Python processes run one
-    after another (``python -m onlinerank.timing``, BLAS on one thread: :data:`BLAS_ONE_THREAD`),
-    each making ``sec.repeats`` separate timings per point (:func:`process_rows`).  ``learners``
+    ``sec`` (theory §2.1-2.3 and §3.3), timed in ``sec.processes`` fresh Python processes
+    (``python -m onlinerank.timing``, BLAS on one thread: :data:`BLAS_ONE_THREAD`), each making
+    ``sec.repeats`` separate timings per point (:func:`process_rows`).  ``sec.concurrent`` of
+    them run at a time, started in the order of their number (1: one after another), so that with
+    two at a time an even process (n ascending) runs beside an odd one (n descending).  ``learners``
     and ``sec`` are the typed settings' ``learners`` and ``runtime`` (:mod:`onlinerank.settings`).
     ``process`` is the index of the process, ``repeat`` the index of the timing among all
     ``processes x repeats`` of the point; the rows are sorted by learner (config order), n,
@@ -208,7 +212,9 @@ def runtime_rows(learners: Mapping[str, Spec], sec: Runtime) -> list[dict]:
     time / mean sweeps per update of the repeat) and that mean in ``sweeps_per_round``.  The
     update (or the whole round) of all repeats of a process together is timed over about
     ``seconds_per_point`` seconds: ``rounds_timed`` rounds per repeat, 2 to 2000."""
-    rows = [r for process in range(sec.processes) for r in timing_process(learners, sec, process)]
+    with ThreadPoolExecutor(max_workers=sec.concurrent) as pool:
+        made = pool.map(lambda process: timing_process(learners, sec, process), range(sec.processes))
+        rows = [r for part in made for r in part]
     return pooled_rows(rows, sec)
 
 

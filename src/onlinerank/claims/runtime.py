@@ -125,9 +125,10 @@ def _spread(ns, by) -> str:
     "log n over n ≥ fit_min_n (≤ 0 for an O(n log n) round; 1 − 1/ln n ≈ 0.85-0.9 for a quadratic one)",
     direction="<=",
     threshold="runtime.onlinerank_max_excess_exponent",
-    test="wall clock, runtime.processes fresh processes of runtime.repeats timings per n; the mean "
-    "over the processes of the slope of each process's per-n medians, with its Student-t interval "
-    "over the processes (random effects; Bonferroni over the samplers)",
+    test="wall clock, runtime.processes fresh processes (runtime.concurrent at a time) of "
+    "runtime.repeats timings per n; the mean over the processes of the slope of each process's "
+    "per-n medians, with its Student-t interval over the processes (random effects; Bonferroni "
+    "over the samplers)",
     reads={"runtime": RUNTIME},
     about="OnlineRank (each configured sampler)",
 )
@@ -155,9 +156,9 @@ def runtime_onlinerank(ctx: Context) -> list[dict]:
     "n ≥ fit_min_n",
     direction=">=",
     threshold="runtime.permelearn_min_exponent",
-    test="wall clock, runtime.processes fresh processes of runtime.repeats timings per n; the mean "
-    "over the processes of the slope of each process's per-n medians, with its Student-t interval "
-    "over the processes (random effects)",
+    test="wall clock, runtime.processes fresh processes (runtime.concurrent at a time) of "
+    "runtime.repeats timings per n; the mean over the processes of the slope of each process's "
+    "per-n medians, with its Student-t interval over the processes (random effects)",
     reads={"runtime": RUNTIME},
     about="PermELearn",
 )
@@ -186,12 +187,12 @@ def runtime_sweep(ctx: Context) -> list[dict]:
     "the ratio of the medians of its repeats; their geometric mean)",
     direction=">=",
     threshold="runtime.speedup",
-    test="wall clock, runtime.processes fresh processes of runtime.repeats timings per n of each "
-    "learner; the geometric mean over the processes of the ratio of each process's medians, with "
-    "the Student-t interval of the mean log ratio over the processes (random effects, Bonferroni "
-    "over the n).  Where "
-    "PermELearn's whole Birkhoff draw is too slow to time, its round is timed as the update plus the "
-    "first step of the draw (or the update alone), a lower bound, so the interval is [lower, ∞)",
+    test="wall clock, runtime.processes fresh processes (runtime.concurrent at a time) of "
+    "runtime.repeats timings per n of each learner; the geometric mean over the processes of the "
+    "ratio of each process's medians, with the Student-t interval of the mean log ratio over the "
+    "processes (random effects, Bonferroni over the n).  Where PermELearn's whole Birkhoff draw "
+    "is too slow to time, its round is timed as the update plus the first step of the draw (or "
+    "the update alone), a lower bound, so the interval is [lower, ∞)",
     reads={"runtime": RUNTIME},
     about="OnlineRank (Plackett–Luce) and PermELearn",
 )
