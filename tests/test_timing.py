@@ -172,13 +172,17 @@ def test_timing_processes_run_the_configured_number_at_a_time(monkeypatch, concu
     import onlinerank.timing as timing
 
     lock, running, peak, started = threading.Lock(), [0], [0], []
+    # the first wave passes only when all of its processes run at once (a timeout fails the test)
+    first_wave = threading.Barrier(most, timeout=30)
 
     def fake(learners, sec, process):
         with lock:
             started.append(process)
             running[0] += 1
             peak[0] = max(peak[0], running[0])
-        time.sleep(0.05)
+        if process < most:
+            first_wave.wait()
+        time.sleep(0.01)
         with lock:
             running[0] -= 1
         return [
