@@ -26,7 +26,8 @@ It prints the job-seconds of every rule and stage, the longest job and the total
 measures CPU seconds instead of wall-clock seconds (a job's seconds on an idle core, which other
 processes' load does not move: how the tests compare it with a run).  ``--plan``
 prints the jobs only (no timing: seconds for any shipped config); ``--stage`` restricts the
-simulate estimate to some stages and skips everything else.  One process at a time, one core.
+simulate estimate to some stages and skips everything else.  One job at a time, on one core
+but the timings' table, which runs ``runtime.concurrent`` timing processes at a time as its job does.
 """
 
 from __future__ import annotations
