@@ -46,3 +46,19 @@ def test_no_job_no_line(tmp_path):
         "Time by step: 1 job, 0 job-seconds: manifest 0 s",
         "Longest job: manifest 0.5 s",
     ]
+
+
+def test_how_busy_the_cores_were_counts_each_job_on_the_cores_it_held(tmp_path):
+    """Given the run's wall time and cores, a third line: core-seconds (a job's seconds times the
+    cores it held, at most the run's) over wall x cores, naming the jobs on more than one core."""
+    recs = [("table", "runtime", 12.0), ("simulate", "a/b0", 10.0), ("claims", "", 6.0)]
+    lines = time_lines(recs, wall=20.0, cores=2, threads={("table", "runtime"): 2})
+    # 12 x 2 + 10 + 6 = 40 core-seconds over 20 s x 2 cores
+    assert (
+        lines[2] == "Cores busy: 100% of 0:20 of wall on 2 cores (40 core-seconds; table runtime on 2 cores)"
+    )
+    # a job asks for more cores than the run has: it holds the run's
+    lines = time_lines(recs, wall=125.0, cores=1, threads={("table", "runtime"): 2})
+    assert lines[2] == "Cores busy: 22% of 2:05 of wall on 1 core (28 core-seconds)"
+    # without the wall time or the cores (a cluster run): the two lines only
+    assert len(time_lines(recs)) == len(time_lines(recs, wall=20.0)) == 2

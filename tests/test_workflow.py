@@ -51,13 +51,16 @@ def test_run_ends_with_the_verdict_summary_and_what_changed(smoke_run, tmp_path)
     shutil.copytree(smoke_run, repo, symlinks=True)
     p = snakemake(repo, "--configfile", "config/smoke.yaml", "--cores", "1", "--forcerun", "manifest")
     assert p.returncode == 0, p.stderr[-3000:]
-    tail = p.stderr.strip().splitlines()[-9:]
+    tail = p.stderr.strip().splitlines()[-12:]
     assert any(line.startswith("Claims of the paper:") and "PASS" in line for line in tail[-6:]), tail
     assert "Changed since the previous run: none" in tail[-6:], tail
     # before them, the time of this run's one job (from its benchmark file)
     step = next(line for line in tail if line.startswith("Time by step:"))
     assert re.fullmatch(r"Time by step: 1 job, (\d+) job-seconds: manifest \1 s", step), step
     assert tail[tail.index(step) + 1].startswith("Longest job: manifest ")
+    # and how busy the one core was over the run's wall time (Snakemake's start included)
+    busy = tail[tail.index(step) + 2]
+    assert re.fullmatch(r"Cores busy: \d+% of 0:\d\d of wall on 1 core \(\d+ core-seconds\)", busy), busy
 
 
 @pytest.mark.slow

@@ -3,7 +3,8 @@
 Every rule of the pipeline writes ``<results_dir>/benchmarks/<rule>/<job>.tsv`` (its ``benchmark:``
 directive): the wall-clock seconds of the job, its process and children included, so a job's
 start-up (interpreter, imports, Snakemake's script preamble) is part of it.  At the end of a run
-the ``Snakefile`` prints :func:`time_lines` of the jobs that ran in it, before the verdict summary.
+the ``Snakefile`` prints :func:`time_lines` of the jobs that ran in it, before the verdict summary,
+with how busy the cores of a local run were.
 The files are measurements, not results: no table reads them and the manifest does not hash them.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import csv
 import os
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 __all__ = ["BENCHMARK_DIR", "benchmark_path", "read_benchmarks", "time_lines"]
@@ -49,9 +50,19 @@ def read_benchmarks(
     return sorted(out, key=lambda r: (-r[2], r[0], r[1]))
 
 
-def time_lines(records: Iterable[tuple[str, str, float]], longest: int = 5) -> list[str]:
+def time_lines(
+    records: Iterable[tuple[str, str, float]],
+    longest: int = 5,
+    *,
+    wall: float | None = None,
+    cores: int | None = None,
+    threads: Mapping[tuple[str, str], int] | None = None,
+) -> list[str]:
     """Two lines: the job-seconds of each rule (most first, with its number of jobs) and the
-    ``longest`` jobs; no line when no job ran."""
+    ``longest`` jobs; no line when no job ran.  Given the run's ``wall`` seconds and the ``cores``
+    it ran on, a third line: how busy the cores were, the jobs' core-seconds (each job's seconds
+    times the cores it held: ``threads[(rule, job)]``, 1 where absent, at most ``cores``) over
+    ``wall x cores``; the jobs that held more than one core are named."""
     records = list(records)
     if not records:
         return []
@@ -65,7 +76,26 @@ def time_lines(records: Iterable[tuple[str, str, float]], longest: int = 5) -> l
     )
     top = ", ".join(f"{rule}{' ' + job if job else ''} {s:.1f} s" for rule, job, s in records[:longest])
     jobs = f"{len(records)} job{'s' if len(records) > 1 else ''}"
-    return [
+    lines = [
         f"Time by step: {jobs}, {total:.0f} job-seconds: {steps}",
         f"Longest job{'s' if len(records) > 1 else ''}: {top}",
     ]
+    if wall and cores:
+        held = {
+            (rule, job): min(max(int((threads or {}).get((rule, job), 1)), 1), cores)
+            for rule, job, _ in records
+        }
+        core_seconds = sum(s * held[(rule, job)] for rule, job, s in records)
+        wide = [
+            f"{rule}{' ' + job if job else ''} on {held[(rule, job)]}"
+            for rule, job, _ in records
+            if held[(rule, job)] > 1
+        ]
+        minutes, seconds = divmod(round(wall), 60)
+        lines.append(
+            f"Cores busy: {core_seconds / (wall * cores):.0%} of {minutes}:{seconds:02d} of wall on {cores} "
+            f"core{'s' if cores > 1 else ''} ({core_seconds:.0f} core-seconds"
+            + (f"; {', '.join(wide)} cores" if wide else "")
+            + ")"
+        )
+    return lines

@@ -109,14 +109,30 @@ def block_files(stage):
     ]
 
 
+def table_threads(table):
+    """The cores a table job asks for: wall-clock timings want the machine (capped by --cores) or,
+    on SLURM, the node to themselves: at least 2, and one for each timing process that runs at a
+    time (runtime.concurrent); every other table 1."""
+    return max(2, SETTINGS.runtime.concurrent) if BUILT_TABLES[table].wall_clock else 1
+
+
 def run_epilogue():
     """After a successful run: the time of each step of this run (job-seconds by rule, the longest
-    jobs; from the benchmark files), then the verdict summary as the last lines (and, with
+    jobs; from the benchmark files) and, run here on local cores, how busy they were (wall time
+    since the Snakefile was read), then the verdict summary as the last lines (and, with
     `--config strict=true`, a non-zero exit if a claim of the paper FAILs)."""
     from onlinerank.claims.console import epilogue
     from onlinerank.step_times import read_benchmarks, time_lines
 
-    lines = time_lines(read_benchmarks(RES, since=RUN_STARTED))
+    local = workflow.local_exec and workflow._cores
+    lines = time_lines(
+        read_benchmarks(RES, since=RUN_STARTED),
+        wall=time.time() - RUN_STARTED if local else None,
+        cores=workflow._cores if local else None,
+        threads={
+            ("table", t): table_threads(t) for t in TABLE if t in BUILT_TABLES and BUILT_TABLES[t].wall_clock
+        },
+    )
     if lines:
         print("\n".join(["", *lines]), file=sys.stderr, flush=True)
     epilogue(rules.claims.output.json, f"{RES}/.claims_previous.json", strict=SETTINGS.strict)

@@ -24,9 +24,8 @@ rule table:
         lambda wc: None if BUILT_TABLES[wc.table].wall_clock else "tables"
     conda:
         "../../environment.yml"
-    # wall-clock timings want the machine (capped by --cores) or, on SLURM, the node to themselves:
-    # at least 2 cores, and one for each timing process that runs at a time (runtime.concurrent)
-    threads: lambda wc: max(2, SETTINGS.runtime.concurrent) if BUILT_TABLES[wc.table].wall_clock else 1
+    # wall-clock timings want the machine (capped by --cores) or, on SLURM, the node to themselves
+    threads: lambda wc: table_threads(wc.table)
     resources:
         slurm_extra=lambda wc: "'--exclusive'" if BUILT_TABLES[wc.table].wall_clock else "",
     params:
