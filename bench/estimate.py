@@ -9,10 +9,11 @@ number of jobs of every rule.  A job's seconds are its start-up plus its work, e
   preamble, the script's imports, and for a figure job matplotlib's first PNG and PDF (fastest of
   three runs); for a simulate job, its cheapest job run whole minus its rounds;
 * simulate: for every (experiment, adversary, learner, n, k) one block of replicates (the stage's
-  block size) is simulated at a short horizon T' (doubled from 50 until the run takes > 0.3 s or
-  T' reaches the cell's smallest T, at most 12800); its cost per round c is constant in T (work
-  and memory per round do not depend on T: ``make bench``), so a job costs the sum over its cells
-  of c x T and a stage the sum over its jobs;
+  block size) is simulated at short horizons T' (doubled from 50 until the run takes > 0.3 s or
+  T' reaches the longest T of those cells, at most 12800); its cost per round c is constant in T
+  (work and memory per round do not depend on T: ``make bench``) on top of a fixed cost a per
+  call, both read off the last two horizons, so a job costs the sum over its cells of a + c x T
+  and a stage the sum over its jobs;
 * table, table_piece and mutations: the job's own code, run once in a fresh interpreter (imports,
   kernel loads and work: these jobs compute from the config alone);
 * aggregate: the closed-form cells it computes (theory §4.6), and claims: the claims decidable on
@@ -199,11 +200,17 @@ def startup_seconds(rule: str, runs: int = 3) -> float:
 # --------------------------------------------------------------------------------------------
 
 
-def cost_per_round(settings: Settings, cell: Cell, reps: int) -> float:
-    """Seconds per round of one block of ``reps`` replicates of ``cell`` (short horizon)."""
+def cell_cost(settings: Settings, cell: Cell, reps: int, longest: int) -> tuple[float, float]:
+    """``(a, c)``: the fixed seconds of one simulate call of a block of ``reps`` replicates of
+    ``cell`` and its seconds per round, so that T rounds cost ``a + c x T``.  Timed at horizons
+    doubled from 50 until a call takes > 0.3 s or the horizon reaches ``longest`` (the longest T
+    of the cells that share the cost) or 12800; ``a`` and ``c`` from the last two horizons (a line
+    through them, neither below 0).  Timed up to the cell's own T only, the cells of T = 30 and
+    10^5 of one learner gave their set-up as the cost of 10^5 rounds: the default tier's lower
+    stage came out about twenty times its run."""
     lspec, aspec = settings.learner(cell.learner), settings.adversary(cell.adversary)
     M = cell_game(settings, cell).M
-    T = 50
+    T, seen = 50, []
     while True:
         game = Game(n=cell.n, T=T, family=cell.family, k=cell.k, M=M)
         times = []
@@ -213,24 +220,38 @@ def cost_per_round(settings: Settings, cell: Cell, reps: int) -> float:
             t0 = clock()
             simulate(learner, adversary, game, reps, seed=seed, cell=("estimate",), K=4, sample=cell.sample)
             times.append(clock() - t0)
-        dt = times[-1]  # the second run: kernels loaded
-        if dt > 0.3 or T >= min(cell.T, 12800):
-            return dt / T
+        seen.append((T, times[-1]))  # the second run: kernels loaded
+        if times[-1] > 0.3 or T >= min(longest, 12800):
+            break
         T *= 2
+    if len(seen) == 1:
+        return 0.0, seen[0][1] / seen[0][0]
+    (t1, d1), (t2, d2) = seen[-2:]
+    c = max(d2 - d1, 0.0) / (t2 - t1)
+    return max(d2 - c * t2, 0.0), c
 
 
 def simulate_jobs(settings: Settings, stage: str) -> dict[str, list[float]]:
     """Work seconds of every simulate job of ``stage`` (a group's block: the sum over its cells
-    of c x T), by job directory (one entry per block)."""
+    of a + c x T, :func:`cell_cost`), by job directory (one entry per block)."""
+
+    def key(cell: Cell) -> tuple:  # the cost is measured once per (experiment, adversary, learner, n, k)
+        return cell.experiment, cell.adversary, cell.learner, cell.n, cell.k
+
+    groups = groups_of(settings, stage)
+    longest: dict[tuple, int] = {}
+    for cell in (c for cells in groups.values() for c in cells):
+        longest[key(cell)] = max(longest.get(key(cell), 0), cell.T)
     out: dict[str, list[float]] = {}
-    c_of: dict[tuple, float] = {}  # measured once per (experiment, adversary, learner, n, k)
-    for group, cells in groups_of(settings, stage).items():
+    cost: dict[tuple, tuple[float, float]] = {}
+    for group, cells in groups.items():
         job = 0.0
         for cell in cells:
-            key = (cell.experiment, cell.adversary, cell.learner, cell.n, cell.k)
-            if key not in c_of:
-                c_of[key] = cost_per_round(settings, cell, min(cell.block_size, cell.replicates))
-            job += c_of[key] * cell.T
+            if key(cell) not in cost:
+                reps = min(cell.block_size, cell.replicates)
+                cost[key(cell)] = cell_cost(settings, cell, reps, longest[key(cell)])
+            a, c = cost[key(cell)]
+            job += a + c * cell.T
         out[group] = [job] * cells[0].blocks
     return out
 

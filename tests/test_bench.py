@@ -122,3 +122,55 @@ def test_the_estimate_predicts_the_smoke_tiers_job_seconds(smoke_run, smoke_esti
         f"the run's jobs: {by_step}"
     )
     assert abs(smoke_estimate["total"] / measured - 1) <= 0.25, (smoke_estimate["total"], measured, predicted)
+
+
+COST_FIT = """
+import json, sys
+import yaml
+import bench.estimate as est
+
+now = [0.0]
+calls = []
+
+
+def simulate(learner, adversary, game, reps, **kw):  # a + c x T seconds on a fake clock
+    calls.append(game.T)
+    now[0] += 0.02 + 4e-5 * game.T
+
+
+est.simulate, est.clock = simulate, lambda: now[0]
+settings = est.load(sys.argv[1])
+cell = next(c for cells in est.groups_of(settings, "upper").values() for c in cells)
+out = {}
+for longest in (30, 1000, 10**6):
+    calls.clear()
+    a, c = est.cell_cost(settings, cell, 4, longest)
+    out[longest] = {"a": a, "c": c, "horizons": sorted(set(calls))}
+print(json.dumps(out))
+"""
+
+
+def test_a_cells_cost_is_its_fixed_cost_plus_its_rounds_read_off_two_horizons():
+    """``bench.estimate.cell_cost`` times a cell at doubling horizons up to the longest T of its
+    cells (at most 12800, or until a call takes 0.3 s) and reads a fixed cost a and a cost per
+    round c off the last two: with a fake clock on which a call of T rounds takes 0.02 + 4e-5 T
+    seconds it finds them, where the cost of the last horizon over its rounds (what it did before,
+    stopping at the cell's smallest T) gives 4.4e-4 per round at T = 50, eleven times c."""
+    p = subprocess.run(
+        [sys.executable, "-c", COST_FIT, str(ROOT / "config" / "smoke.yaml")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert p.returncode == 0, p.stderr[-3000:]
+    got = json.loads(p.stdout)
+    # longest T 30: one horizon (50), its seconds over its rounds, no fixed cost
+    assert got["30"]["horizons"] == [50]
+    assert got["30"]["a"] == 0 and got["30"]["c"] == pytest.approx((0.02 + 4e-5 * 50) / 50)
+    # up to 1000 rounds: 50 ... 1600, the line through 800 and 1600
+    assert got["1000"]["horizons"] == [50, 100, 200, 400, 800, 1600]
+    # up to 10^6: until a call takes > 0.3 s (0.02 + 4e-5 x 12800 = 0.532 s)
+    assert got["1000000"]["horizons"] == [50, 100, 200, 400, 800, 1600, 3200, 6400, 12800]
+    for longest in ("1000", "1000000"):
+        assert got[longest]["a"] == pytest.approx(0.02) and got[longest]["c"] == pytest.approx(4e-5)
