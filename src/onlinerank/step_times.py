@@ -74,7 +74,11 @@ def time_lines(
         f"{rule} {sum(v):.0f} s" + (f" ({len(v)} jobs)" if len(v) > 1 else "")
         for rule, v in sorted(by_rule.items(), key=lambda kv: (-sum(kv[1]), kv[0]))
     )
-    top = ", ".join(f"{rule}{' ' + job if job else ''} {s:.1f} s" for rule, job, s in records[:longest])
+
+    def name(rule: str, job: str) -> str:
+        return f"{rule} {job}" if job else rule
+
+    top = ", ".join(f"{name(rule, job)} {s:.1f} s" for rule, job, s in records[:longest])
     jobs = f"{len(records)} job{'s' if len(records) > 1 else ''}"
     lines = [
         f"Time by step: {jobs}, {total:.0f} job-seconds: {steps}",
@@ -87,9 +91,7 @@ def time_lines(
         }
         core_seconds = sum(s * held[(rule, job)] for rule, job, s in records)
         wide = [
-            f"{rule}{' ' + job if job else ''} on {held[(rule, job)]}"
-            for rule, job, _ in records
-            if held[(rule, job)] > 1
+            f"{name(rule, job)} on {held[(rule, job)]}" for rule, job, _ in records if held[(rule, job)] > 1
         ]
         minutes, seconds = divmod(round(wall), 60)
         lines.append(

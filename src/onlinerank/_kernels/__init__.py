@@ -14,9 +14,8 @@
 They import numba, so their callers import them lazily, on first use (``import onlinerank`` stays
 light).  Importing any of them first runs this package's start-up, once per process:
 :func:`_load_numba_without_blas_probe`, :func:`_random_function_ids` and :func:`_drop_stale_caches`;
-each kernel module ends with
-:func:`compile_once`, so that processes started together (a run's first jobs, the test suite's
-workers) compile a kernel once between them rather than once each.
+each kernel module ends with :func:`compile_once`, so that processes started together (a run's
+first jobs, the test suite's workers) compile a kernel once between them rather than once each.
 """
 
 from __future__ import annotations
@@ -79,9 +78,8 @@ def _random_function_ids() -> None:
     showed in clean clones' test runs here, where the test workers and the pipeline's jobs
     compile the kernels side by side, most likely from this clash: ``hist_build``'s sort returning
     nonsense, and the greedy adversary's argsort (``greater_counts``) crashing two processes with
-    SIGSEGV.  Random 64-bit
-    numbers instead make two names of different processes equal with probability 2^-64 a pair
-    (tests/test_kernels.py).  A no-op where numba's internals differ."""
+    SIGSEGV.  Random 64-bit numbers instead make two names of different processes equal with
+    probability 2^-64 a pair (tests/test_kernels.py).  A no-op where numba's internals differ."""
     try:
         from numba.core.bytecode import FunctionIdentity  # lazy: numba's internals, at start-up
     except ImportError:  # pragma: no cover - other numba layout
